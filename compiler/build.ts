@@ -1,0 +1,52 @@
+// Build entry point: verified NIST schemas + documented patches → generated validators, types, the typed entry module
+// and the rule-id manifest. Everything written is a pure function of the inputs: two builds give identical bytes.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { buildPaths } from "./paths.js";
+import { readVerifiedSchemas } from "./schema-source.js";
+import { applyPatches, loadPatches } from "./patches.js";
+import { MODEL_NAMES, MODEL_SCHEMA_FILES, OSCAL_RELEASE } from "./models.js";
+import { validationCopy } from "./schema-walk.js";
+import { emitModelValidators } from "./emit-validators.js";
+import { emitModelTypes } from "./emit-types.js";
+import { emitWrapperModule } from "./emit-wrappers.js";
+import { schemaRuleIds } from "./rule-ids.js";
+import { buildManifest } from "./manifest.js";
+
+function write(file: string, content: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
+
+async function main(): Promise<void> {
+  const paths = buildPaths();
+  const source = readVerifiedSchemas(paths.schemaDir, paths.schemaSumsFile);
+  const patches = loadPatches(paths.patchesDir);
+  const patched = applyPatches(source.schemas, patches);
+
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "manifest.json"]) {
+    rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
+  }
+  const schemaRules: Record<string, string[]> = {};
+  for (const model of MODEL_NAMES) {
+    const schema = patched.get(MODEL_SCHEMA_FILES[model])!;
+    const forValidation = validationCopy(schema);
+    write(path.join(paths.outDir, "validators", `${model}.cjs`), emitModelValidators(forValidation).code);
+    write(path.join(paths.outDir, "types", `${model}.d.ts`), await emitModelTypes(model, schema));
+    schemaRules[model] = schemaRuleIds(OSCAL_RELEASE, model, forValidation);
+    process.stdout.write(`  ${model}: ${schemaRules[model].length} schema rules\n`);
+  }
+  const wrapper = emitWrapperModule(MODEL_NAMES);
+  write(path.join(paths.outDir, "models.js"), wrapper.js);
+  write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);
+  write(
+    path.join(paths.outDir, "manifest.json"),
+    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic: null }),
+  );
+  process.stdout.write(`generated validators for ${MODEL_NAMES.length} models with ${patches.length} patches into ${paths.outDir}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`build failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

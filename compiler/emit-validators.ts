@@ -1,0 +1,93 @@
+// Emits Ajv standalone validator modules, one per model: a fast pass that stops at the first error, a collecting pass
+// run only on documents that fail, and one collecting validator per anyOf/oneOf branch so the runtime can tell which
+// alternative a failing value came closest to.
+import Ajv, { type Options } from "ajv";
+import addFormats from "ajv-formats";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import { SchemaEnv } from "ajv/dist/compile/index.js";
+import { schemaLocations } from "./schema-walk.js";
+import type { JsonSchema } from "./schema-source.js";
+
+const AjvClass = Ajv.default ?? Ajv;
+const addFormatsTo = addFormats.default ?? addFormats;
+const toStandalone = standaloneCode.default ?? standaloneCode;
+
+/**
+ * Ajv reports schema paths relative to the separately compiled function a keyword sits in ("#/required"). Naming each
+ * compiled subschema by its location in the whole schema makes every error's schema path absolute and therefore a
+ * usable rule id. SchemaEnv reads `schemaPath` once, when it is constructed, so a prototype accessor can supply it.
+ */
+const absolutePaths = new WeakMap<object, string>();
+Object.defineProperty(SchemaEnv.prototype, "schemaPath", {
+  configurable: true,
+  get(this: { explicitSchemaPath?: string; schema: unknown }) {
+    return this.explicitSchemaPath ?? (typeof this.schema === "object" && this.schema !== null ? absolutePaths.get(this.schema) : undefined);
+  },
+  set(this: { explicitSchemaPath?: string }, value: string | undefined) {
+    this.explicitSchemaPath = value;
+  },
+});
+
+function createAjv(allErrors: boolean): InstanceType<typeof AjvClass> {
+  const options: Options = {
+    allErrors,
+    strict: false,
+    messages: false,
+    code: { source: true, lines: false },
+  };
+  const ajv = new AjvClass(options);
+  addFormatsTo(ajv);
+  return ajv;
+}
+
+export interface EmittedValidators {
+  /** Module source. */
+  code: string;
+  /** Schema path of every anyOf/oneOf → export names of its branch validators, in branch order. */
+  branches: Record<string, string[]>;
+}
+
+function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<string, string>): string {
+  const ajv = createAjv(allErrors);
+  for (const { path, schema: node } of schemaLocations(schema)) if (path !== "#") absolutePaths.set(node, path);
+  ajv.addSchema(schema);
+  for (const ref of Object.values(exports)) {
+    if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
+  }
+  return toStandalone(ajv, exports);
+}
+
+export function emitModelValidators(schema: JsonSchema): EmittedValidators {
+  const id = schema.$id;
+  if (typeof id !== "string") throw new Error("model schema has no $id");
+  const branches: Record<string, string[]> = {};
+  const branchExports: Record<string, string> = {};
+  for (const { path, schema: node } of schemaLocations(schema)) {
+    for (const keyword of ["anyOf", "oneOf"] as const) {
+      const alternatives = node[keyword];
+      if (!Array.isArray(alternatives)) continue;
+      const names = alternatives.map((_, index) => {
+        const name = `branch${Object.keys(branchExports).length}`;
+        branchExports[name] = `${id}${path}/${keyword}/${index}`;
+        return name;
+      });
+      branches[`${path}/${keyword}`] = names;
+    }
+  }
+  const fast = standalone(schema, false, { validate: id });
+  const collecting = standalone(schema, true, { collect: id, ...branchExports });
+  // CommonJS, so that the runtime can load one model's validators synchronously, on first use. Each standalone chunk
+  // gets its own scope: their internal names (validate10, schema11, ...) overlap.
+  const code = [
+    '"use strict";',
+    `const fast = ${scoped(fast)};`,
+    `const collecting = ${scoped(collecting)};`,
+    `module.exports = { validate: fast.validate, collect: collecting.collect, branchValidators: collecting, branches: ${JSON.stringify(branches)} };`,
+    "",
+  ].join("\n");
+  return { code, branches };
+}
+
+function scoped(chunk: string): string {
+  return `(() => {\nconst exports = {};\n${chunk.replace(/^"use strict";/, "")}\nreturn exports;\n})()`;
+}

@@ -1,0 +1,43 @@
+// The rule-id manifest: what the generated validators check and what they were built from, with its own SHA-256.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./paths.js";
+import type { SchemaPatch } from "./patches.js";
+
+export const ENGINE_NAME = "oscal-validator";
+
+const TOOLS = ["ajv", "ajv-formats", "json-schema-to-typescript", "ts-morph", "typescript"] as const;
+
+function toolVersions(): Record<string, string> {
+  return Object.fromEntries(
+    TOOLS.map((tool) => {
+      const manifest = JSON.parse(readFileSync(path.join(repoRoot, "node_modules", tool, "package.json"), "utf8")) as { version: string };
+      return [tool, manifest.version];
+    }),
+  );
+}
+
+export interface ManifestInput {
+  release: string;
+  schemaHashes: Record<string, string>;
+  patches: readonly SchemaPatch[];
+  schemaRules: Record<string, string[]>;
+  semantic: unknown;
+}
+
+/** The manifest's `sha256` is the hex SHA-256 of the manifest serialized (as written) without that field. */
+export function buildManifest(input: ManifestInput): string {
+  const body = {
+    engine: ENGINE_NAME,
+    validator: input.release,
+    schemaSource: `NIST OSCAL ${input.release} release JSON schemas, with the documented patches applied`,
+    schemas: input.schemaHashes,
+    patches: input.patches.map((patch) => ({ id: patch.id, title: patch.title, upstream: patch.upstream, schemas: Object.keys(patch.operations).sort() })),
+    tools: toolVersions(),
+    schemaRules: input.schemaRules,
+    semantic: input.semantic,
+  };
+  const sha256 = createHash("sha256").update(JSON.stringify(body)).digest("hex");
+  return `${JSON.stringify({ ...body, sha256 })}\n`;
+}

@@ -1,0 +1,69 @@
+// Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
+import { locateSyntaxError } from "./json-syntax.js";
+
+export type BodyErrorCode = "ERR_INVALID_UTF8" | "ERR_INVALID_JSON" | "ERR_UNKNOWN_MODEL";
+
+export interface BodyError {
+  code: BodyErrorCode;
+  /** Safe to show: never quotes the document. */
+  detail: string;
+  line?: number;
+  column?: number;
+}
+
+export type ParsedBody = { ok: true; document: unknown } | { ok: false; error: BodyError };
+
+// A leading byte-order mark is accepted and dropped, as RFC 8259 allows parsers to do.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+export function parseBody(bytes: Uint8Array): ParsedBody {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8Offset(bytes);
+    return { ok: false, error: { code: "ERR_INVALID_UTF8", detail: `The body is not valid UTF-8: invalid byte sequence at byte offset ${offset}.` } };
+  }
+  return parseText(text);
+}
+
+export function parseText(text: string): ParsedBody {
+  try {
+    return { ok: true, document: JSON.parse(text) };
+  } catch {
+    const { line, column, problem } = locateSyntaxError(text);
+    return { ok: false, error: { code: "ERR_INVALID_JSON", detail: `The body is not well-formed JSON: ${problem} at line ${line}, column ${column}.`, line, column } };
+  }
+}
+
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence (RFC 3629). */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let length: number;
+    let min = 0x80;
+    let max = 0xbf;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) min = 0xa0;
+      if (b === 0xed) max = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) min = 0x90;
+      if (b === 0xf4) max = 0x8f;
+    } else return i;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      const low = k === 1 ? min : 0x80;
+      const high = k === 1 ? max : 0xbf;
+      if (c === undefined || c < low || c > high) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
+}

@@ -1,0 +1,56 @@
+// The report types of the contract (sections 2.2 to 2.4). Shared by the core, the CLI and the HTTP layer.
+
+export const MODELS = [
+  "catalog",
+  "profile",
+  "component-definition",
+  "system-security-plan",
+  "assessment-plan",
+  "assessment-results",
+  "plan-of-action-and-milestones",
+  "mapping-collection",
+] as const;
+
+export type Model = (typeof MODELS)[number];
+
+export type Level = "schema" | "full";
+
+export type Severity = "error" | "warning";
+
+export interface ValidationIssue {
+  ruleId: string;
+  /** RFC 6901 JSON Pointer into the submitted document. */
+  path: string;
+  message: string;
+  keyword: string;
+  severity: Severity;
+}
+
+export interface SemanticRulesMeta {
+  count: number;
+  sha256: string;
+}
+
+export interface ReportMeta {
+  engine: string;
+  validator: string;
+  schemaSource: string;
+  patches: string[];
+  durationMs: number;
+  semanticRules?: SemanticRulesMeta;
+}
+
+export interface ValidationReport {
+  valid: boolean;
+  model: Model;
+  oscalVersion: string;
+  level: Level;
+  complete: boolean;
+  issues: ValidationIssue[];
+  issueCount: number;
+  truncated: boolean;
+  meta: ReportMeta;
+}
+
+/** Most issues a report carries; `issueCount` still holds the true total. */
+export const MAX_REPORTED_ISSUES = 200;

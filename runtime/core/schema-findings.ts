@@ -1,0 +1,105 @@
+// Ajv errors → the report's issues: absolute pointers, stable rule ids, plain-language messages, and one finding per
+// failed anyOf/oneOf instead of every branch's complaints.
+import type { ModelValidators, SchemaError } from "#generated/models.js";
+import type { ValidationIssue, Model } from "./report.js";
+import { describeSchemaError } from "./schema-messages.js";
+
+export function collectSchemaFindings(model: Model, release: string, validators: ModelValidators, document: unknown): ValidationIssue[] {
+  validators.collect(document);
+  const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
+  return errors.map((error) => toIssue(model, release, error));
+}
+
+function toIssue(model: Model, release: string, error: SchemaError): ValidationIssue {
+  const { path, message } = describeSchemaError(error);
+  return {
+    ruleId: `nist-schema:${release}:${model}:${error.keyword}:${error.schemaPath}:${error.keyword}`,
+    path,
+    message,
+    keyword: error.keyword,
+    severity: "error",
+  };
+}
+
+/**
+ * Ajv (collecting every error) reports a failed anyOf/oneOf right after the errors of all its branches, branch after
+ * branch. Running each alternative alone on the same value gives the number of errors it contributed, which splits
+ * that run into branches; the whole run is replaced by the errors of the branch the value came closest to. Working
+ * from the end of the list lets nested alternatives be reduced inside their branch first.
+ */
+function reduceAlternatives(errors: readonly SchemaError[], document: unknown, validators: ModelValidators): SchemaError[] {
+  const reduced: SchemaError[][] = [];
+  let end = errors.length;
+  while (end > 0) {
+    const error = errors[end - 1]!;
+    const branchNames = (error.keyword === "anyOf" || error.keyword === "oneOf") && error.params.passingSchemas === undefined
+      ? validators.branches[error.schemaPath]
+      : undefined;
+    const branchRuns = branchNames && splitIntoBranches(errors, end - 1, error.instancePath, branchNames, document, validators);
+    if (!branchRuns) {
+      reduced.push([error]);
+      end -= 1;
+      continue;
+    }
+    reduced.push(closestBranch(branchRuns, error.instancePath));
+    end -= 1 + branchRuns.reduce((sum, run) => sum + run.rawCount, 0);
+  }
+  return reduced.reverse().flat();
+}
+
+interface BranchRun {
+  rawCount: number;
+  errors: SchemaError[];
+}
+
+/** The reduced errors of each branch, or undefined when the run does not split as expected (then nothing is merged). */
+function splitIntoBranches(
+  errors: readonly SchemaError[],
+  alternativeIndex: number,
+  instancePath: string,
+  branchNames: readonly string[],
+  document: unknown,
+  validators: ModelValidators,
+): BranchRun[] | undefined {
+  const subject = valueAt(document, instancePath);
+  const counts = branchNames.map((name) => {
+    const branch = validators.branchValidators[name]!;
+    return branch(subject) ? 0 : (branch.errors?.length ?? 0);
+  });
+  if (counts.includes(0)) return undefined;
+  let start = alternativeIndex - counts.reduce((sum, count) => sum + count, 0);
+  if (start < 0) return undefined;
+  const runs: BranchRun[] = [];
+  for (const count of counts) {
+    const slice = errors.slice(start, start + count);
+    if (!slice.every((error) => isAtOrBelow(error.instancePath, instancePath))) return undefined;
+    runs.push({ rawCount: count, errors: reduceAlternatives(slice, document, validators) });
+    start += count;
+  }
+  return runs;
+}
+
+/** The branch with the fewest complaints about the value's own shape (errors at its path), then the fewest errors. */
+function closestBranch(runs: readonly BranchRun[], instancePath: string): SchemaError[] {
+  const score = (run: BranchRun) => {
+    const shapeErrors = run.errors.filter((error) => error.instancePath === instancePath).length;
+    return shapeErrors * 1_000_000 + run.errors.length;
+  };
+  let best = runs[0]!;
+  for (const run of runs.slice(1)) if (score(run) < score(best)) best = run;
+  return best.errors;
+}
+
+function isAtOrBelow(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}/`);
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === "") return root;
+  let node = root;
+  for (const token of pointer.slice(1).split("/")) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

@@ -1,0 +1,32 @@
+// The semantic layer's rule selection and invocation. The checks themselves are generated code (compiler/semantic).
+import { createHash } from "node:crypto";
+import { check, rules } from "#generated/semantic.js";
+import type { Model, ValidationIssue } from "./report.js";
+
+export interface ActiveRules {
+  ids: ReadonlySet<string>;
+  /** Hex SHA-256 over the sorted active ids joined by "\n": identifies the rule set a report was checked with. */
+  sha256: string;
+}
+
+const KNOWN_RULES: ReadonlySet<string> = new Set(rules.map((rule) => rule.id));
+const DEFAULT_RULES: readonly string[] = rules.filter((rule) => rule.defaultOn).map((rule) => rule.id);
+
+function activeRules(ids: Iterable<string>): ActiveRules {
+  const set = new Set(ids);
+  const sha256 = createHash("sha256").update([...set].sort().join("\n")).digest("hex");
+  return { ids: set, sha256 };
+}
+
+const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
+
+export function resolveSemanticRules(requested: readonly string[]): { ok: true; active: ActiveRules } | { ok: false; unknownId: string } {
+  const unknownId = requested.find((id) => !KNOWN_RULES.has(id));
+  if (unknownId !== undefined) return { ok: false, unknownId };
+  if (requested.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
+  return { ok: true, active: activeRules([...DEFAULT_RULES, ...requested]) };
+}
+
+export function runSemanticLayer(model: Model, document: unknown, active: ActiveRules): ValidationIssue[] {
+  return check(model, document, active.ids);
+}
