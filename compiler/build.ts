@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   for (const model of MODEL_NAMES) {
     const schema = patched.get(MODEL_SCHEMA_FILES[model])!;
     const forValidation = validationCopy(schema);
-    write(path.join(paths.outDir, "validators", `${model}.cjs`), emitModelValidators(forValidation).code);
+    const validators = emitModelValidators(forValidation);
+    write(path.join(paths.outDir, "validators", `${model}.cjs`), validators.fast);
+    write(path.join(paths.outDir, "validators", `${model}.collect.cjs`), validators.collecting);
     write(path.join(paths.outDir, "types", `${model}.d.ts`), await emitModelTypes(model, schema));
     schemaRules[model] = schemaRuleIds(OSCAL_RELEASE, model, forValidation);
     process.stdout.write(`  ${model}: ${schemaRules[model].length} schema rules\n`);

@@ -1,6 +1,6 @@
-// Emits Ajv standalone validator modules, one per model: a fast pass that stops at the first error, a collecting pass
-// run only on documents that fail, and one collecting validator per anyOf/oneOf branch so the runtime can tell which
-// alternative a failing value came closest to.
+// Emits Ajv standalone validator modules (CommonJS, so the runtime can load one model's validators synchronously, on
+// first use), two per model: a fast pass that stops at the first error, and a collecting pass, loaded only for documents
+// that fail, with one validator per anyOf/oneOf branch so the runtime can tell which alternative a value came closest to.
 import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
@@ -41,10 +41,10 @@ function createAjv(allErrors: boolean): InstanceType<typeof AjvClass> {
 }
 
 export interface EmittedValidators {
-  /** Module source. */
-  code: string;
-  /** Schema path of every anyOf/oneOf → export names of its branch validators, in branch order. */
-  branches: Record<string, string[]>;
+  /** Module with `validate`, which stops at the first error. */
+  fast: string;
+  /** Module with `collect` (every error), the branch validators and the `branches` table; loaded only on failure. */
+  collecting: string;
 }
 
 function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<string, string>): string {
@@ -74,20 +74,8 @@ export function emitModelValidators(schema: JsonSchema): EmittedValidators {
       branches[`${path}/${keyword}`] = names;
     }
   }
-  const fast = standalone(schema, false, { validate: id });
-  const collecting = standalone(schema, true, { collect: id, ...branchExports });
-  // CommonJS, so that the runtime can load one model's validators synchronously, on first use. Each standalone chunk
-  // gets its own scope: their internal names (validate10, schema11, ...) overlap.
-  const code = [
-    '"use strict";',
-    `const fast = ${scoped(fast)};`,
-    `const collecting = ${scoped(collecting)};`,
-    `module.exports = { validate: fast.validate, collect: collecting.collect, branchValidators: collecting, branches: ${JSON.stringify(branches)} };`,
-    "",
-  ].join("\n");
-  return { code, branches };
-}
-
-function scoped(chunk: string): string {
-  return `(() => {\nconst exports = {};\n${chunk.replace(/^"use strict";/, "")}\nreturn exports;\n})()`;
+  return {
+    fast: standalone(schema, false, { validate: id }),
+    collecting: `${standalone(schema, true, { collect: id, ...branchExports })}\nexports.branches = ${JSON.stringify(branches)};\n`,
+  };
 }

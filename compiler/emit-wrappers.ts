@@ -26,14 +26,22 @@ function addValidatorTypes(file: SourceFile): void {
     properties: [{ name: "errors", type: "SchemaError[] | null", hasQuestionToken: true }],
   });
   file.addInterface({
+    name: "CollectingValidators",
+    isExported: true,
+    docs: ["The validators that report every error; loaded only when a document fails."],
+    properties: [
+      { name: "collect", type: "CompiledValidator" },
+      { name: "branches", type: "Record<string, string[]>", docs: ["Schema path of each anyOf/oneOf → the export names of its branch validators."] },
+    ],
+    indexSignatures: [{ keyName: "exportName", keyType: "string", returnType: "unknown" }],
+  });
+  file.addInterface({
     name: "ModelValidators",
     isExported: true,
     docs: ["The standalone validators of one model."],
     properties: [
       { name: "validate", type: "CompiledValidator", docs: ["Stops at the first error: the fast path for valid documents."] },
-      { name: "collect", type: "CompiledValidator", docs: ["Reports every error."] },
-      { name: "branches", type: "Record<string, string[]>", docs: ["Schema path of each anyOf/oneOf → the export names of its branch validators."] },
-      { name: "branchValidators", type: "Record<string, CompiledValidator>" },
+      { name: "collecting", type: "() => CollectingValidators", docs: ["Loads, on first call, the validators that report every error."] },
     ],
   });
 }
@@ -66,7 +74,12 @@ export function emitWrapperModule(models: readonly string[]): EmittedModule {
     docs: ["The validators of a model, loaded on first use."],
     parameters: [{ name: "model", type: "ModelName" }],
     returnType: "ModelValidators",
-    statements: "return (loaded[model] ??= requireGenerated(`./validators/${model}.cjs`) as ModelValidators);",
+    statements: [
+      "return (loaded[model] ??= {",
+      "  validate: (requireGenerated(`./validators/${model}.cjs`) as { validate: CompiledValidator }).validate,",
+      "  collecting: () => requireGenerated(`./validators/${model}.collect.cjs`) as CollectingValidators,",
+      "});",
+    ],
   });
   for (const model of models) {
     const typeName = documentTypeName(model);

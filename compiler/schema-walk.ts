@@ -39,15 +39,35 @@ function isObject(value: unknown): value is JsonSchema {
 const ANNOTATIONS = ["title", "description", "$comment", "examples", "contentEncoding", "contentMediaType"];
 
 /**
- * The copy of a schema that validators are compiled from: annotations removed (they only bloat generated code) and the
- * "#/definitions/x" aliases dropped from definitions ($ref uses the JSON Pointer anyway), so the result validates exactly
- * as the input does.
+ * The copy of a schema that validators are compiled from, validating exactly as the input does:
+ * - annotations removed (they only bloat generated code);
+ * - the "#/definitions/x" $id aliases dropped from definitions ($ref uses the JSON Pointer anyway);
+ * - references to definitions that are nothing but a $ref (many OSCAL fields alias a datatype) pointed at the final
+ *   target, because Ajv names errors of an inlined target after the first reference in the chain, a location whose
+ *   keywords live elsewhere. After this every error's schema path names where its keyword really is.
  */
 export function validationCopy(schema: JsonSchema): JsonSchema {
   const copy = structuredClone(schema);
-  for (const { path, schema: node } of schemaLocations(copy)) {
+  const locations = [...schemaLocations(copy)];
+  for (const { path, schema: node } of locations) {
     for (const annotation of ANNOTATIONS) delete node[annotation];
     if (path !== "#") delete node.$id;
+  }
+  const definitions = (copy.definitions ?? {}) as Record<string, JsonSchema>;
+  const finalTarget = (ref: string): string => {
+    const seen = new Set<string>();
+    let current = ref;
+    for (;;) {
+      const match = /^#\/definitions\/([^/]+)$/.exec(current);
+      const target = match ? definitions[match[1]!] : undefined;
+      const isAlias = target !== undefined && Object.keys(target).length === 1 && typeof target.$ref === "string";
+      if (!isAlias || seen.has(current)) return current;
+      seen.add(current);
+      current = target.$ref as string;
+    }
+  };
+  for (const { schema: node } of locations) {
+    if (typeof node.$ref === "string") node.$ref = finalTarget(node.$ref);
   }
   return copy;
 }

@@ -1,10 +1,10 @@
 // Ajv errors → the report's issues: absolute pointers, stable rule ids, plain-language messages, and one finding per
 // failed anyOf/oneOf instead of every branch's complaints.
-import type { ModelValidators, SchemaError } from "#generated/models.js";
+import type { CollectingValidators, CompiledValidator, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
 
-export function collectSchemaFindings(model: Model, release: string, validators: ModelValidators, document: unknown): ValidationIssue[] {
+export function collectSchemaFindings(model: Model, release: string, validators: CollectingValidators, document: unknown): ValidationIssue[] {
   validators.collect(document);
   const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
   return errors.map((error) => toIssue(model, release, error));
@@ -27,7 +27,7 @@ function toIssue(model: Model, release: string, error: SchemaError): ValidationI
  * that run into branches; the whole run is replaced by the errors of the branch the value came closest to. Working
  * from the end of the list lets nested alternatives be reduced inside their branch first.
  */
-function reduceAlternatives(errors: readonly SchemaError[], document: unknown, validators: ModelValidators): SchemaError[] {
+function reduceAlternatives(errors: readonly SchemaError[], document: unknown, validators: CollectingValidators): SchemaError[] {
   const reduced: SchemaError[][] = [];
   let end = errors.length;
   while (end > 0) {
@@ -59,11 +59,11 @@ function splitIntoBranches(
   instancePath: string,
   branchNames: readonly string[],
   document: unknown,
-  validators: ModelValidators,
+  validators: CollectingValidators,
 ): BranchRun[] | undefined {
   const subject = valueAt(document, instancePath);
   const counts = branchNames.map((name) => {
-    const branch = validators.branchValidators[name]!;
+    const branch = validators[name] as CompiledValidator;
     return branch(subject) ? 0 : (branch.errors?.length ?? 0);
   });
   if (counts.includes(0)) return undefined;

@@ -87,7 +87,7 @@ export function validateParsed(document: unknown, options: ResolvedOptions, star
   const { model } = detected;
   const oscalVersion = declaredOscalVersion(document, model);
   const validators = validatorsFor(model);
-  const schemaIssues = validators.validate(document) ? [] : collectSchemaFindings(model, VALIDATOR_RELEASE, validators, document);
+  const schemaIssues = validators.validate(document) ? [] : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document);
 
   let issues: ValidationIssue[] = schemaIssues;
   let semanticRules: ValidationReport["meta"]["semanticRules"];
