@@ -1,7 +1,7 @@
 // Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
 import { locateSyntaxError } from "./json-syntax.js";
 
-export type BodyErrorCode = "ERR_INVALID_UTF8" | "ERR_INVALID_JSON" | "ERR_UNKNOWN_MODEL";
+export type BodyErrorCode = "ERR_INVALID_UTF8" | "ERR_INVALID_JSON" | "ERR_UNKNOWN_MODEL" | "ERR_PAYLOAD_TOO_LARGE";
 
 export interface BodyError {
   code: BodyErrorCode;

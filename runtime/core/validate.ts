@@ -81,7 +81,25 @@ export function validateDocument(document: unknown, options: ValidateOptions = {
   return validateParsed(document, resolved.options, started);
 }
 
+/**
+ * The validators recurse with the document, so a hostile one nested thousands of levels deep (real OSCAL nests a few
+ * dozen) exhausts the stack. That is a limit of the service, reported as such rather than as a verdict on the document.
+ */
+const TOO_DEEP: BodyError = {
+  code: "ERR_PAYLOAD_TOO_LARGE",
+  detail: "The document nests too deeply to be validated (OSCAL documents nest a few dozen levels; this one nests thousands).",
+};
+
 export function validateParsed(document: unknown, options: ResolvedOptions, started = performance.now()): ValidationOutcome {
+  try {
+    return validateModelDocument(document, options, started);
+  } catch (error) {
+    if (error instanceof RangeError) return { kind: "body-error", error: TOO_DEEP };
+    throw error;
+  }
+}
+
+function validateModelDocument(document: unknown, options: ResolvedOptions, started: number): ValidationOutcome {
   const detected = detectModel(document);
   if (!detected.ok) return { kind: "body-error", error: detected.error };
   const { model } = detected;

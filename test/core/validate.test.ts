@@ -118,6 +118,13 @@ describe("validation report", () => {
     expect(r.issues).toHaveLength(200);
   });
 
+  it("a document nested too deeply to validate is a typed ERR_PAYLOAD_TOO_LARGE, not a crash", () => {
+    let group: Record<string, unknown> = { id: "g", title: "t" };
+    for (let depth = 0; depth < 2_000; depth++) group = { id: "g", title: "t", groups: [group] };
+    const outcome = validateDocument({ catalog: { uuid, metadata, groups: [group] } }, { level: "full" });
+    expect(outcome).toMatchObject({ kind: "body-error", error: { code: "ERR_PAYLOAD_TOO_LARGE" } });
+  });
+
   it("validates bytes the same way as parsed documents", () => {
     const bytes = new TextEncoder().encode(JSON.stringify({ catalog: { uuid, metadata } }));
     const outcome = validateBytes(bytes);
