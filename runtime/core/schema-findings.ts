@@ -7,11 +7,11 @@ import { describeSchemaError } from "./schema-messages.js";
 export function collectSchemaFindings(model: Model, release: string, validators: CollectingValidators, document: unknown): ValidationIssue[] {
   validators.collect(document);
   const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
-  return errors.map((error) => toIssue(model, release, error));
+  return errors.map((error) => toIssue(model, release, error, valueAt(document, error.instancePath)));
 }
 
-function toIssue(model: Model, release: string, error: SchemaError): ValidationIssue {
-  const { path, message } = describeSchemaError(error);
+function toIssue(model: Model, release: string, error: SchemaError, value: unknown): ValidationIssue {
+  const { path, message } = describeSchemaError(error, value);
   return {
     ruleId: `nist-schema:${release}:${model}:${error.keyword}:${error.schemaPath}:${error.keyword}`,
     path,

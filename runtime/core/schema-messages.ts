@@ -36,10 +36,13 @@ export function escapeToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** The pointer a finding is reported at and its message. */
-export function describeSchemaError(error: SchemaError): { path: string; message: string } {
+/** The pointer a finding is reported at and its message; `value` is the value at the error's instance path. */
+export function describeSchemaError(error: SchemaError, value: unknown): { path: string; message: string } {
   const { params, instancePath: path } = error;
   const datatype = datatypeOf(error.schemaPath);
+  if (value === "" && (error.keyword === "pattern" || error.keyword === "format")) {
+    return { path, message: datatype ? `Must not be empty: expected ${datatype}.` : "Must not be empty." };
+  }
   switch (error.keyword) {
     case "required":
       return { path, message: `Missing required property "${String(params.missingProperty)}".` };

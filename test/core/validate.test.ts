@@ -85,6 +85,13 @@ describe("validation report", () => {
     ]);
   });
 
+  it("an empty string says it is empty rather than what its pattern wants", () => {
+    const r = report({ catalog: { uuid, metadata: { ...metadata, title: "" } } });
+    expect(r.issues).toEqual([
+      expect.objectContaining({ path: "/catalog/metadata/title", keyword: "pattern", message: "Must not be empty: expected a single line of Markdown (no line breaks)." }),
+    ]);
+  });
+
   it("allowed values with a datatype alternative report the datatype problem", () => {
     const r = report({ catalog: { uuid, metadata: { ...metadata, links: [{ href: "#x", rel: "not a token" }] } } });
     expect(r.issues).toEqual([expect.objectContaining({ path: "/catalog/metadata/links/0/rel", keyword: "pattern" })]);
