@@ -12,6 +12,7 @@ import { emitModelTypes } from "./emit-types.js";
 import { emitWrapperModule } from "./emit-wrappers.js";
 import { schemaRuleIds } from "./rule-ids.js";
 import { buildManifest } from "./manifest.js";
+import { emitSemantic } from "./semantic/index.js";
 
 function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 
-  for (const stale of ["validators", "types", "models.js", "models.d.ts", "manifest.json"]) {
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "manifest.json"]) {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
@@ -38,12 +39,14 @@ async function main(): Promise<void> {
     schemaRules[model] = schemaRuleIds(OSCAL_RELEASE, model, forValidation);
     process.stdout.write(`  ${model}: ${schemaRules[model].length} schema rules\n`);
   }
+  const semantic = await emitSemantic({ metaschemaDir: paths.metaschemaDir, outDir: paths.outDir });
+  process.stdout.write(`  semantic layer: ${semantic.rules.length} rules, ${semantic.notApplicable.length} constraints not applicable\n`);
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);
   write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);
   write(
     path.join(paths.outDir, "manifest.json"),
-    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic: null }),
+    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic }),
   );
   process.stdout.write(`generated validators for ${MODEL_NAMES.length} models with ${patches.length} patches into ${paths.outDir}\n`);
 }

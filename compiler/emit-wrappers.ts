@@ -81,6 +81,18 @@ export function emitWrapperModule(models: readonly string[]): EmittedModule {
       "});",
     ],
   });
+  file.addImportDeclaration({ moduleSpecifier: "./semantic.cjs", namedImports: ["SemanticChecks"], isTypeOnly: true });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Let,
+    declarations: [{ name: "semantic", type: "SemanticChecks | undefined" }],
+  });
+  file.addFunction({
+    name: "semanticChecks",
+    isExported: true,
+    docs: ["The compiled OSCAL constraint checks of the full level, loaded on first use."],
+    returnType: "SemanticChecks",
+    statements: 'return (semantic ??= requireGenerated("./semantic.cjs") as SemanticChecks);',
+  });
   for (const model of models) {
     const typeName = documentTypeName(model);
     file.addFunction({

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./paths.js";
 import type { SchemaPatch } from "./patches.js";
+import type { SemanticBuildResult } from "./semantic/index.js";
 
 export const ENGINE_NAME = "oscal-validator";
 
@@ -23,7 +24,7 @@ export interface ManifestInput {
   schemaHashes: Record<string, string>;
   patches: readonly SchemaPatch[];
   schemaRules: Record<string, string[]>;
-  semantic: unknown;
+  semantic: SemanticBuildResult;
 }
 
 /** The manifest's `sha256` is the hex SHA-256 of the manifest serialized (as written) without that field. */
@@ -36,7 +37,8 @@ export function buildManifest(input: ManifestInput): string {
     patches: input.patches.map((patch) => ({ id: patch.id, title: patch.title, upstream: patch.upstream, schemas: Object.keys(patch.operations).sort() })),
     tools: toolVersions(),
     schemaRules: input.schemaRules,
-    semantic: input.semantic,
+    semanticRules: input.semantic.rules,
+    semanticNotApplicable: input.semantic.notApplicable,
   };
   const sha256 = createHash("sha256").update(JSON.stringify(body)).digest("hex");
   return `${JSON.stringify({ ...body, sha256 })}\n`;

@@ -1,6 +1,8 @@
-// The semantic layer's rule selection and invocation. The checks themselves are generated code (compiler/semantic).
+// The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
+// first full-level run; the rule list comes from the manifest, so resolving options never loads them.
 import { createHash } from "node:crypto";
-import { check, rules } from "#generated/semantic.js";
+import { semanticChecks } from "#generated/models.js";
+import manifest from "#generated/manifest.json" with { type: "json" };
 import type { Model, ValidationIssue } from "./report.js";
 
 export interface ActiveRules {
@@ -9,8 +11,8 @@ export interface ActiveRules {
   sha256: string;
 }
 
-const KNOWN_RULES: ReadonlySet<string> = new Set(rules.map((rule) => rule.id));
-const DEFAULT_RULES: readonly string[] = rules.filter((rule) => rule.defaultOn).map((rule) => rule.id);
+const KNOWN_RULES: ReadonlySet<string> = new Set(manifest.semanticRules.map((rule) => rule.id));
+const DEFAULT_RULES: readonly string[] = manifest.semanticRules.filter((rule) => rule.defaultOn).map((rule) => rule.id);
 
 function activeRules(ids: Iterable<string>): ActiveRules {
   const set = new Set(ids);
@@ -28,5 +30,5 @@ export function resolveSemanticRules(requested: readonly string[]): { ok: true; 
 }
 
 export function runSemanticLayer(model: Model, document: unknown, active: ActiveRules): ValidationIssue[] {
-  return check(model, document, active.ids);
+  return semanticChecks().check(model, document, active.ids);
 }

@@ -1,0 +1,223 @@
+// Build-time entry of the level=full semantic layer: NIST metaschema constraints (+ our own rules) →
+// generated/semantic.cjs (self-contained CommonJS, loaded on the first full-level run) and its declarations.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "./metaschema.js";
+import { Codegen, type CompileUnit, type OwnRuleIndices } from "./codegen.js";
+import { OWN_RULES, profileImportConstraint } from "./own-rules.js";
+import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-ids.js";
+import { RUNTIME_HELPERS } from "./runtime-template.js";
+import { SEMANTIC_DTS } from "./declarations.js";
+
+export interface SemanticRuleInfo {
+  id: string;
+  area: string;
+  severity: "error" | "warning";
+  source: string; // NIST constraint id, or "ours:<name>"
+  defaultOn: boolean;
+  keyword: string;
+  models: string[];
+  description: string;
+}
+
+export interface SemanticBuildResult {
+  rules: SemanticRuleInfo[];
+  notApplicable: { source: string; kind: string; reason: string }[];
+  files: string[];
+}
+
+/** Definitions reachable from each root model (flags included), to tell which models a rule applies to. */
+function reachableByModel(roots: Map<string, AssemblyDef>): Map<string, Set<Definition>> {
+  const out = new Map<string, Set<Definition>>();
+  for (const [model, root] of roots) {
+    const seen = new Set<Definition>();
+    const visit = (def: AssemblyDef | FieldDef) => {
+      if (seen.has(def)) return;
+      seen.add(def);
+      for (const flag of def.flags) seen.add(flag.def);
+      if (def.kind === "assembly") for (const child of def.children) visit(child.def);
+    };
+    visit(root);
+    out.set(model, seen);
+  }
+  return out;
+}
+
+function severityOf(level: string): { severity: "error" | "warning"; defaultOn: boolean } {
+  if (level === "ERROR" || level === "CRITICAL") return { severity: "error", defaultOn: true };
+  if (level === "WARNING") return { severity: "warning", defaultOn: true };
+  return { severity: "warning", defaultOn: false }; // INFORMATIONAL / DEBUG: available, off by default
+}
+
+function describe(c: RawConstraint): string {
+  const where = c.context.name;
+  switch (c.kind) {
+    case "allowed-values":
+      return `${c.target} in ${where} takes one of ${c.enums.length} listed values${c.allowOther ? " (others allowed)" : ""}`;
+    case "matches":
+      return `${c.target} in ${where} matches ${c.regex ? `/${c.regex}/` : `datatype ${c.datatype}`}`;
+    case "expect":
+      return `${c.target} in ${where} satisfies ${c.test}`;
+    case "has-cardinality":
+      return `${where} has ${c.minOccurs ?? 0}..${c.maxOccurs ?? "n"} of ${c.target}`;
+    case "is-unique":
+      return `${c.target} in ${where} is unique by ${c.keyFields.map((k) => k.target).join(", ")}`;
+    case "index":
+      return `index ${c.indexName}: ${c.target} in ${where} keyed by ${c.keyFields.map((k) => k.target).join(", ")}, keys unique`;
+    case "index-has-key":
+      return `${c.target} in ${where} refers (${c.keyFields.map((k) => k.target).join(", ")}) to a key of index ${c.indexName}`;
+  }
+}
+
+export async function emitSemantic(options: { metaschemaDir: string; outDir: string }): Promise<SemanticBuildResult> {
+  const { roots, constraints: nist } = loadMetaschema(options.metaschemaDir);
+  const profile = roots.get("profile");
+  if (!profile) throw new Error("the metaschema defines no profile root");
+  const constraints = [...nist, profileImportConstraint(profile)];
+  const reachable = reachableByModel(roots);
+  const models = [...roots.keys()].sort();
+  const modelsOf = (def: Definition) => models.filter((m) => reachable.get(m)!.has(def));
+
+  // Pass 1 (probe): compile everything once to learn which constraints are not applicable and which
+  // allowed-values targets are shared by several constraints (those need the union check).
+  const notApplicable = new Map<RawConstraint, string>();
+  const byContextAll = new Map<Definition, CompileUnit[]>();
+  for (const c of constraints) {
+    if (modelsOf(c.context).length === 0) notApplicable.set(c, "its definition is not used by any OSCAL model");
+    else byContextAll.set(c.context, [...(byContextAll.get(c.context) ?? []), { constraint: c, rule: -1 }]);
+  }
+  const probe = new Codegen(byContextAll, new Set(), undefined);
+  for (const model of models) probe.visitFunction(roots.get(model)!);
+  for (const [c, reason] of probe.notApplicable) notApplicable.set(c, reason);
+  // An index-has-key can only be decided where its index is built from this document alone.
+  for (const c of constraints) {
+    if (c.kind !== "index-has-key" || notApplicable.has(c)) continue;
+    const definitions = constraints.filter((d) => d.kind === "index" && d.indexName === c.indexName);
+    const usable = definitions.filter((d) => !notApplicable.has(d) && modelsOf(c.context).every((m) => modelsOf(d.context).includes(m)));
+    if (usable.length === 0) {
+      const why = definitions.map((d) => notApplicable.get(d)).find((r) => r !== undefined) ?? "the index is not defined in every model using this constraint";
+      notApplicable.set(c, `its index ${c.indexName} is not decidable from one document: ${why}`);
+    }
+  }
+  const multiSites = new Set([...probe.avSites].filter(([, cs]) => [...cs].filter((c) => !notApplicable.has(c)).length > 1).map(([site]) => site));
+
+  // Rule ids from the committed table; every applicable constraint and own rule must have one.
+  const table = readRuleIdTable();
+  const applicable = constraints.filter((c) => !notApplicable.has(c));
+  const ownKeys = OWN_RULES.map((r) => `ours:${r.name}`).filter((k) => k !== "ours:profile-import-href");
+  const missing = [
+    ...applicable.filter((c) => !table.has(c.key)).map((c) => ({ key: c.key, area: AREAS[c.module]!, group: c.nistId ?? c.key })),
+    ...ownKeys.filter((k) => !table.has(k)).map((k) => ({ key: k, area: "DOC", group: k })),
+  ];
+  if (missing.length > 0) {
+    throw new Error(
+      `${missing.length} constraint(s) have no rule id in compiler/semantic/rule-ids.tsv. Append:\n${proposeRuleIds(missing, table).join("\n")}`,
+    );
+  }
+
+  const rules: (SemanticRuleInfo & { constraint?: RawConstraint })[] = [];
+  for (const c of applicable) {
+    const own = OWN_RULES.find((r) => `ours:${r.name}` === c.key);
+    rules.push({
+      id: table.get(c.key)!,
+      area: AREAS[c.module]!,
+      ...severityOf(c.level),
+      source: own ? c.key : (c.nistId ?? c.key),
+      keyword: own ? own.name : c.kind,
+      models: own && own.models !== "all" ? [...own.models] : modelsOf(c.context),
+      description: own ? own.description : `${describe(c)} (${c.nistId ?? "no NIST id"})`,
+      constraint: c,
+    });
+  }
+  for (const key of ownKeys) {
+    const own = OWN_RULES.find((r) => `ours:${r.name}` === key)!;
+    rules.push({
+      id: table.get(key)!, area: "DOC", severity: "warning", defaultOn: true, source: key, keyword: own.name,
+      models: own.models === "all" ? models : [...own.models], description: own.description,
+    });
+  }
+  const defaultOff = readDefaultOff();
+  for (const id of defaultOff.keys()) if (!rules.some((r) => r.id === id)) throw new Error(`default-off.tsv names unknown rule ${id}`);
+  for (const rule of rules) if (defaultOff.has(rule.id)) rule.defaultOn = false;
+  rules.sort((a, b) => a.id.localeCompare(b.id));
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
+  const indexOfKey = (key: string) => ruleIndex.get(table.get(key)!)!;
+
+  // Pass 2: the real code.
+  const byContext = new Map<Definition, CompileUnit[]>();
+  for (const rule of rules) {
+    if (!rule.constraint) continue;
+    const c = rule.constraint;
+    byContext.set(c.context, [...(byContext.get(c.context) ?? []), { constraint: c, rule: indexOfKey(c.key) }]);
+  }
+  for (const units of byContext.values()) units.sort((a, b) => constraints.indexOf(a.constraint) - constraints.indexOf(b.constraint));
+  const own: OwnRuleIndices = {
+    uuidUnique: indexOfKey("ours:uuid-unique"),
+    fragmentHref: indexOfKey("ours:fragment-href"),
+    insertParam: indexOfKey("ours:insert-param"),
+  };
+  const gen = new Codegen(byContext, multiSites, own);
+  const rootVisits = models.map((m) => `  ${JSON.stringify(m)}: ${gen.visitFunction(roots.get(m)!)},`);
+  if (gen.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.notApplicable.keys()].map((c) => c.key).join(", ")}`);
+
+  const { declarations, functions } = gen.code();
+  const publicRules = rules.map((r) => ({ id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models }));
+  const avOf = (r: (typeof rules)[number]) => (r.constraint?.kind === "allowed-values" ? r.constraint : undefined);
+  const code = `// Generated by compiler/semantic from the NIST OSCAL metaschema constraints. Do not edit.
+"use strict";
+const rules = Object.freeze(${JSON.stringify(publicRules)}.map((r) => Object.freeze({ ...r, models: Object.freeze(r.models) })));
+const SOURCE = ${JSON.stringify(rules.map((r) => r.source))};
+const AV_ALLOW_OTHER = ${JSON.stringify(rules.map((r) => avOf(r)?.allowOther ?? false))};
+const AV_VALUES = ${JSON.stringify(rules.map((r) => avOf(r)?.enums.map((e) => e.value) ?? []))};
+const AV_TARGET = ${JSON.stringify(rules.map((r) => avOf(r)?.target ?? ""))};
+const INDEX_NAMES = ${JSON.stringify([...gen.indexNames].sort())};
+${RUNTIME_HELPERS}
+let IX = null;
+${declarations}
+
+${functions}
+
+const ROOTS = {
+${rootVisits.join("\n")}
+};
+
+function check(model, doc, active) {
+  const root = Object.prototype.hasOwnProperty.call(ROOTS, model) ? ROOTS[model] : undefined;
+  if (root === undefined || !isObj(doc) || !isObj(doc[model])) return [];
+  A = new Uint8Array(rules.length);
+  for (let i = 0; i < rules.length; i++) if (active.has(rules[i].id)) A[i] = 1;
+  FINDINGS = []; PL = 0; AVOK = new Map(); AVP = []; REFS = [];
+  IX = {};
+  for (let i = 0; i < INDEX_NAMES.length; i++) IX[INDEX_NAMES[i]] = new Set();
+  IDS = new Set(); UUIDS = new Set(); HREFS = [];
+  PARAM_IDS = model === "catalog" && A[${own.insertParam}] === 1 ? new Set() : null;
+  P[PL++] = model;
+  root(doc[model], doc, model);
+  AV_FINISH();
+  REFS_FINISH();
+  HREFS_FINISH(${own.fragmentHref});
+  const ordered = ORDER(doc, FINDINGS);
+  const out = new Array(ordered.length);
+  for (let i = 0; i < ordered.length; i++) {
+    const f = ordered[i];
+    const rule = rules[f.r];
+    out[i] = { ruleId: rule.id, path: POINTER(f.p), message: f.m, keyword: rule.keyword, severity: rule.severity };
+  }
+  return out;
+}
+
+module.exports = { rules, check };
+`;
+  mkdirSync(options.outDir, { recursive: true });
+  const files = [path.join(options.outDir, "semantic.cjs"), path.join(options.outDir, "semantic.d.cts")];
+  writeFileSync(files[0]!, code);
+  writeFileSync(files[1]!, SEMANTIC_DTS);
+
+  return {
+    rules: rules.map(({ constraint: _unused, ...info }) => info),
+    notApplicable: [...notApplicable]
+      .map(([c, reason]) => ({ source: c.nistId ?? c.key, kind: c.kind, reason }))
+      .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),
+    files,
+  };
+}

@@ -1,0 +1,128 @@
+// One violating and one satisfying document per constraint kind and per rule of ours.
+import { describe, it, expect } from "vitest";
+import { catalog, findingsOf, profile, ruleFor, run, statement, UUID } from "./helpers.js";
+
+const only = (findings: ReturnType<typeof run>, ruleId: string) => findingsOf(findings, ruleId).map((f) => ({ path: f.path, severity: f.severity }));
+
+describe("allowed-values", () => {
+  const rule = ruleFor("oscal-group-part-name");
+  const doc = (name: string) => catalog({ groups: [{ id: "g", title: "G", parts: [{ id: "g_x", name }] }] });
+  it("reports a value outside the enumeration", () => {
+    const [finding] = findingsOf(run("catalog", doc("bogus")), rule);
+    expect(finding).toMatchObject({ path: "/catalog/groups/0/parts/0/name", severity: "error", keyword: "allowed-values" });
+    expect(finding!.message).toContain('"overview"');
+    expect(finding!.message).toContain("oscal-group-part-name");
+  });
+  it("accepts an enumerated value", () => expect(only(run("catalog", doc("overview")), rule)).toEqual([]));
+  it("never reports allow-other=yes constraints", () => {
+    const links = [{ href: "https://example.com", rel: "not-enumerated" }];
+    expect(run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], links }] }))).toEqual([]);
+  });
+  it("combines constraints reaching the same value (union)", () => {
+    // "item" is allowed for nested statement parts by one constraint and not by .//part's other one.
+    const parts = [{ id: "c1_smt", name: "statement", parts: [{ id: "c1_smt.a", name: "item", prose: "x" }] }];
+    expect(run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts }] }))).toEqual([]);
+  });
+});
+
+describe("matches", () => {
+  const rule = ruleFor("oscal-metadata-telephone-number-regex");
+  const doc = (number: string) => catalog({}, { parties: [{ uuid: UUID(2), type: "person", "telephone-numbers": [{ number }] }] });
+  it("reports a non-matching value", () =>
+    expect(only(run("catalog", doc("202-000")), rule)).toEqual([{ path: "/catalog/metadata/parties/0/telephone-numbers/0", severity: "warning" }]));
+  it("accepts a matching value", () => expect(only(run("catalog", doc("2025550100")), rule)).toEqual([]));
+});
+
+const parties = (...roleIds: string[]) => ({
+  roles: [{ id: "r", title: "R" }],
+  parties: [{ uuid: UUID(2), type: "person" }],
+  "responsible-parties": roleIds.map((roleId) => ({ "role-id": roleId, "party-uuids": [UUID(2)] })),
+});
+
+describe("is-unique", () => {
+  const rule = ruleFor("oscal-unique-metadata-responsible-party");
+  it("reports the second occurrence of a key", () =>
+    expect(only(run("catalog", catalog({}, parties("r", "r"))), rule)).toEqual([{ path: "/catalog/metadata/responsible-parties/1", severity: "error" }]));
+  it("accepts distinct keys", () => expect(only(run("catalog", catalog({}, parties("r"))), rule)).toEqual([]));
+});
+
+describe("index", () => {
+  const rule = ruleFor("oscal-catalog-controls");
+  const doc = (second: string) => catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")] }, { id: second, title: "C", parts: [statement(`${second}x`)] }] });
+  it("reports a duplicate key", () => expect(only(run("catalog", doc("c1")), rule)).toEqual([{ path: "/catalog/controls/1", severity: "error" }]));
+  it("accepts unique keys", () => expect(only(run("catalog", doc("c2")), rule)).toEqual([]));
+});
+
+describe("index-has-key", () => {
+  const rule = ruleFor("oscal-metadata-responsible-party-index-metadata-role-id");
+  it("reports a key missing from the index", () => {
+    const [finding] = findingsOf(run("catalog", catalog({}, parties("nope"))), rule);
+    expect(finding).toMatchObject({ path: "/catalog/metadata/responsible-parties/0", severity: "error" });
+    expect(finding!.message).toContain('"nope"');
+  });
+  it("accepts a key present in the index", () => expect(only(run("catalog", catalog({}, parties("r"))), rule)).toEqual([]));
+  it("checks every value of a repeated key field", () => {
+    const doc = catalog({}, { ...parties("r"), "responsible-parties": [{ "role-id": "r", "party-uuids": [UUID(2), UUID(3)] }] });
+    expect(only(run("catalog", doc), ruleFor("oscal-index-metadata-party-uuid"))).toEqual([{ path: "/catalog/metadata/responsible-parties/0/party-uuids/1", severity: "error" }]);
+  });
+});
+
+describe("has-cardinality", () => {
+  const rule = ruleFor("oscal-back-matter-resource-base64-rlink-cardinality");
+  const doc = (resource: Record<string, unknown>) => catalog({ "back-matter": { resources: [{ uuid: UUID(5), ...resource }] } });
+  it("reports too few targets at the context", () => expect(only(run("catalog", doc({})), rule)).toEqual([{ path: "/catalog/back-matter/resources/0", severity: "warning" }]));
+  it("accepts enough targets", () => expect(only(run("catalog", doc({ rlinks: [{ href: "https://example.com" }] })), rule)).toEqual([]));
+});
+
+describe("expect", () => {
+  const rule = ruleFor("oscal-catalog-control-require-statement-when-not-withdrawn");
+  const doc = (control: Record<string, unknown>) => catalog({ controls: [{ id: "c1", title: "C", ...control }] });
+  it("reports a failed test", () => expect(only(run("catalog", doc({})), rule)).toEqual([{ path: "/catalog/controls/0", severity: "error" }]));
+  it("accepts a passing test", () => {
+    expect(only(run("catalog", doc({ parts: [statement("c1")] })), rule)).toEqual([]);
+    expect(only(run("catalog", doc({ props: [{ name: "status", value: "withdrawn" }] })), rule)).toEqual([]);
+  });
+});
+
+describe("rules of ours", () => {
+  it("uuid-unique: a uuid declared twice", () => {
+    const rule = ruleFor("ours:uuid-unique");
+    const resources = (second: string) => catalog({ "back-matter": { resources: [{ uuid: UUID(5), title: "A" }, { uuid: second, title: "B" }] } });
+    expect(only(run("catalog", resources(UUID(5))), rule)).toEqual([{ path: "/catalog/back-matter/resources/1/uuid", severity: "warning" }]);
+    expect(only(run("catalog", resources(UUID(6))), rule)).toEqual([]);
+  });
+  it("fragment-href: #fragment must name an id or uuid", () => {
+    const rule = ruleFor("ours:fragment-href");
+    const doc = (href: string) => catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")] }] }, { links: [{ href, rel: "related" }] });
+    expect(only(run("catalog", doc("#nowhere")), rule)).toEqual([{ path: "/catalog/metadata/links/0/href", severity: "warning" }]);
+    expect(only(run("catalog", doc("#c1")), rule)).toEqual([]);
+  });
+  it("profile-import-href: #uuid must name a back-matter resource", () => {
+    const rule = ruleFor("ours:profile-import-href");
+    const doc = (uuid: string) => profile({ imports: [{ href: `#${UUID(9)}`, "include-all": {} }], "back-matter": { resources: [{ uuid, rlinks: [{ href: "c.json" }] }] } });
+    expect(only(run("profile", doc(UUID(8))), rule)).toEqual([{ path: "/profile/imports/0", severity: "warning" }]);
+    expect(only(run("profile", doc(UUID(9))), rule)).toEqual([]);
+  });
+  it("insert-param: inserted parameter ids exist in the catalog", () => {
+    const rule = ruleFor("ours:insert-param");
+    const doc = (params: unknown[]) => catalog({ controls: [{ id: "c1", title: "C", params, parts: [statement("c1", "Use {{ insert: param, c1_prm_1 }}.")] }] });
+    expect(only(run("catalog", doc([])), rule)).toEqual([{ path: "/catalog/controls/0/parts/0/prose", severity: "warning" }]);
+    expect(only(run("catalog", doc([{ id: "c1_prm_1", label: "L" }])), rule)).toEqual([]);
+  });
+});
+
+describe("check()", () => {
+  it("honours the active rule set", () => {
+    const doc = catalog({ controls: [{ id: "c1", title: "C" }] });
+    expect(run("catalog", doc, new Set())).toEqual([]);
+  });
+  it("never throws, whatever the input", () => {
+    const junk: unknown[] = [null, 1, "x", [], { catalog: null }, { catalog: [] }, { catalog: { metadata: 5, controls: { a: 1 }, groups: [null, 3, { parts: "x" }] } },
+      { profile: { imports: [null, { href: 7 }], "back-matter": { resources: "x" } } }, { "system-security-plan": { "control-implementation": { "implemented-requirements": [{ statements: [1] }] } } }];
+    for (const model of ["catalog", "profile", "system-security-plan", "nope"]) for (const doc of junk) expect(() => run(model, doc)).not.toThrow();
+  });
+  it("returns findings in document order", () => {
+    const doc = catalog({ controls: [{ id: "c1", title: "C" }, { id: "c2", title: "C" }] }, { links: [{ href: "#nowhere", rel: "related" }] });
+    expect(run("catalog", doc).map((f) => f.path)).toEqual(["/catalog/metadata/links/0/href", "/catalog/controls/0", "/catalog/controls/1"]);
+  });
+});
