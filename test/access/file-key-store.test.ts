@@ -1,0 +1,55 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createApiKey } from "../../runtime/access/api-keys.js";
+import { AccessServiceUnavailable } from "../../runtime/access/contracts.js";
+import { FileKeyStore } from "../../runtime/access/file-key-store.js";
+
+const tempFile = (): string => join(mkdtempSync(join(tmpdir(), "key-store-")), "nested", "keys.json");
+
+describe("FileKeyStore", () => {
+  it("starts empty when the file does not exist, and creates it (private) on the first key", async () => {
+    const path = tempFile();
+    const store = new FileKeyStore(path);
+    expect(await store.list()).toEqual([]);
+    const { record } = createApiKey("first");
+    await store.add(record);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ keys: [record] });
+    expect(readdirSync(join(path, ".."))).toEqual(["keys.json"]);
+  });
+
+  it("sees keys added and revoked by another process's store after the recheck interval", async () => {
+    const path = tempFile();
+    const service = new FileKeyStore(path, 50);
+    const cli = new FileKeyStore(path);
+    const { record } = createApiKey("shared");
+    expect(await service.get(record.id)).toBeUndefined();
+    await cli.add(record);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await service.get(record.id)).toEqual(record);
+    expect(await cli.revoke(record.id, "2025-01-01T00:00:00.000Z")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((await service.get(record.id))?.revokedAt).toBe("2025-01-01T00:00:00.000Z");
+    expect(await cli.revoke("0000000000000000", "2025-01-01T00:00:00.000Z")).toBe(false);
+  });
+
+  it("keeps the first revocation time and refuses duplicate ids", async () => {
+    const store = new FileKeyStore(tempFile());
+    const { record } = createApiKey("");
+    await store.add(record);
+    await expect(store.add(record)).rejects.toThrow(/already exists/);
+    await store.revoke(record.id, "2025-01-01T00:00:00.000Z");
+    await store.revoke(record.id, "2026-01-01T00:00:00.000Z");
+    expect((await store.list())[0]!.revokedAt).toBe("2025-01-01T00:00:00.000Z");
+  });
+
+  it("reports a corrupt file as unavailable rather than as an empty store", async () => {
+    const path = tempFile();
+    const store = new FileKeyStore(path, 0);
+    await store.add(createApiKey("").record);
+    writeFileSync(path, "{ not json");
+    await expect(store.get("0123456789abcdef")).rejects.toBeInstanceOf(AccessServiceUnavailable);
+  });
+});
