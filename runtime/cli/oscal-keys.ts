@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Manages API keys in the store the service uses: Redis when REDIS_URL is set, else the key file (KEYS_FILE, default
+// ./.data/keys.json), which a running service re-reads within about a second. `create` prints the new key once, alone
+// on stdout; everything else goes to stderr.
+import { createApiKey, KEY_ID_PATTERN } from "../access/api-keys.js";
+import { createKeyStore } from "../access/create-access.js";
+import type { KeyStore } from "../access/contracts.js";
+import { defaultKeysFile } from "../http/config.js";
+
+const USAGE = `Usage:
+  oscal-keys create [--label <label>]   create a key; the key is printed once, on stdout
+  oscal-keys list                       list keys (id, label, created, revoked); never the secret
+  oscal-keys revoke <id>                revoke a key; a running service refuses it within about a second
+
+Keys live in Redis when REDIS_URL is set (REDIS_TIMEOUT_MS applies), else in KEYS_FILE (default ./.data/keys.json).`;
+
+function fail(message: string): never {
+  process.stderr.write(`oscal-keys: ${message}\n`);
+  process.exit(2);
+}
+
+async function main(args: string[]): Promise<void> {
+  const { store, location } = createKeyStore({
+    keysFile: defaultKeysFile(),
+    redisUrl: process.env.REDIS_URL?.trim() || undefined,
+    redisTimeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? 2000),
+  });
+  try {
+    await run(store, location, args);
+  } finally {
+    await store.close();
+  }
+}
+
+async function run(store: KeyStore, location: string, args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case "create": {
+      let label = "";
+      if (rest.length > 0) {
+        if (rest[0] !== "--label" || rest.length !== 2) fail(`create takes only --label <label>\n${USAGE}`);
+        label = rest[1]!;
+      }
+      const { key, record } = createApiKey(label);
+      await store.add(record);
+      process.stderr.write(`Created key ${record.id}${label ? ` (${label})` : ""} in ${location}. It is shown once; store it now.\n`);
+      process.stdout.write(`${key}\n`);
+      return;
+    }
+    case "list": {
+      if (rest.length > 0) fail(`list takes no arguments\n${USAGE}`);
+      const records = await store.list();
+      const rows = records.map((record) => [record.id, record.label || "-", record.createdAt, record.revokedAt ?? "-"]);
+      for (const row of [["ID", "LABEL", "CREATED", "REVOKED"], ...rows]) process.stdout.write(`${row.join("\t")}\n`);
+      return;
+    }
+    case "revoke": {
+      const id = rest[0];
+      if (rest.length !== 1 || !KEY_ID_PATTERN.test(id!)) fail(`revoke takes one key id (16 hex digits, as shown by list)\n${USAGE}`);
+      if (!(await store.revoke(id!, new Date().toISOString()))) fail(`no key with id ${id}`);
+      process.stderr.write(`Revoked key ${id}.\n`);
+      return;
+    }
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      fail(`unknown command ${JSON.stringify(command ?? "")}\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,93 @@
+// The uWebSockets.js adapter. The package silently falls back to a slow JavaScript implementation when its native
+// binary does not load; `description` says which one runs. Rules of uWS honoured here: onAborted is registered before
+// any asynchronous step, `res` is never touched after an abort, writes are corked, and onData chunks are copied
+// (their memory is reused after the callback returns).
+import { createRequire } from "node:module";
+import type * as Uws from "@trufflesuite/uws-js-unofficial";
+import { STATUS_TEXT, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+
+const require = createRequire(import.meta.url);
+
+function loadUws(): { uws: typeof Uws; native: boolean } {
+  const uws = require("@trufflesuite/uws-js-unofficial") as typeof Uws;
+  const fallbackEntry = require.resolve("@trufflesuite/uws-js-unofficial/dist/index");
+  return { uws, native: require.cache[fallbackEntry] === undefined };
+}
+
+const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]));
+
+function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse): void {
+  res.writeStatus(STATUS_LINES.get(response.status) ?? String(response.status));
+  const headers = response.headers;
+  for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+  res.end(response.body);
+}
+
+const textDecoder = new TextDecoder();
+
+export class UwsServer implements TransportServer {
+  readonly description: string;
+  private readonly uws: typeof Uws;
+  private readonly app: Uws.TemplatedApp;
+  private listenSocket: Uws.us_listen_socket | undefined;
+
+  constructor(handler: RequestHandler) {
+    const { uws, native } = loadUws();
+    this.uws = uws;
+    this.description = native ? "uWebSockets.js (native)" : "uWebSockets.js JavaScript fallback (native binary did not load; performance is degraded)";
+    this.app = uws.App().any("/*", (res, req) => {
+      const contentLength = req.getHeader("content-length");
+      // uWS calls onData only when a body follows the head.
+      const expectsBody = req.getHeader("transfer-encoding") !== "" || (contentLength !== "" && contentLength !== "0");
+      const exchange = handler.begin({
+        method: req.getCaseSensitiveMethod(),
+        path: req.getUrl(),
+        query: req.getQuery() ?? "",
+        header: (name) => req.getHeader(name),
+        remoteAddress: () => textDecoder.decode(res.getRemoteAddressAsText()),
+      });
+      if (exchange.kind === "respond") {
+        writeResponse(res, exchange.response);
+        return;
+      }
+      const sink = exchange.sink;
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+        sink.abort();
+      });
+      if (!expectsBody) sink.end();
+      else {
+        res.onData((chunk, isLast) => {
+          if (chunk.byteLength > 0) sink.write(new Uint8Array(chunk.slice(0)));
+          if (isLast) sink.end();
+        });
+      }
+      // An answer given before the whole body arrived (a 413, a refused key) keeps the connection: uWS discards the
+      // rest of the body without buffering it, and closing instead would reset the connection under the answer.
+      sink.response.then((response) => {
+        if (!aborted) res.cork(() => writeResponse(res, response));
+      });
+    });
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (socket === false) return reject(new Error(`Cannot listen on ${host}:${port}`));
+        this.listenSocket = socket;
+        resolve(this.uws.us_socket_local_port(socket as unknown as Uws.us_socket));
+      });
+    });
+  }
+
+  stopAccepting(): void {
+    if (this.listenSocket !== undefined) this.uws.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+  }
+
+  close(): Promise<void> {
+    this.stopAccepting();
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,259 @@
+// The one description of the HTTP API: paths, parameters, problem codes, headers and the JSON schemas of every body.
+// The handlers, the OpenAPI document and the documentation pages are all derived from this module, so they cannot drift.
+import { MAX_REPORTED_ISSUES, MODELS } from "../core/report.js";
+import { VALIDATOR_RELEASE } from "../core/validate.js";
+
+export const API_VERSION = "v1";
+export const SERVICE_NAME = "OSCAL Validation Service";
+export const SERVICE_DESCRIPTION =
+  `Validates one OSCAL ${VALIDATOR_RELEASE} JSON document per request against the release schemas (level=schema) ` +
+  "and optionally a semantic layer of constraint and reference checks (level=full). Nothing is stored or logged.";
+
+export const PATHS = {
+  validate: "/api/oscal/v1/validate",
+  index: "/api/oscal/v1",
+  openapi: "/openapi.json",
+  openapiVersioned: "/api/oscal/v1/openapi.json",
+  docs: "/docs",
+  errors: "/docs/errors",
+  permissions: "/docs/permissions",
+  health: "/healthz",
+  ready: "/readyz",
+} as const;
+
+export const API_KEY_PREFIX = "sk_oscal_";
+
+/** Query parameters of the validate endpoint; any other parameter is rejected. */
+export const VALIDATE_PARAMETERS = {
+  level: { values: ["schema", "full"], default: "schema", description: "Validation depth: `schema` runs the JSON Schema layer only; `full` adds the semantic layer when the schema layer passes." },
+  rules: { description: "Comma-separated default-off semantic rule ids to enable on top of the default set. Valid only with `level=full`; an unknown id is rejected. Empty items are ignored." },
+  "oscal-version": { values: [VALIDATOR_RELEASE], description: `Pins the OSCAL specification version; only \`${VALIDATOR_RELEASE}\` is accepted, other values are reserved for future releases.` },
+} as const;
+export type ValidateParameter = keyof typeof VALIDATE_PARAMETERS;
+
+export const MEDIA_TYPES = { json: "application/json", problem: "application/problem+json", html: "text/html; charset=utf-8" } as const;
+
+/** Seconds a client should wait after a 503, sent as Retry-After. */
+export const RETRY_AFTER_SECONDS = { keyService: 5, atCapacity: 1 } as const;
+
+export interface ProblemDefinition {
+  status: number;
+  title: string;
+  /** When it is raised: shown on the error reference page. */
+  condition: string;
+  /** A safe next step, sent in every Problem of this code. */
+  resolution: string;
+  /** Response headers that accompany this code (besides the common ones). */
+  headers?: readonly string[];
+}
+
+export const PROBLEMS = {
+  ERR_INVALID_JSON: {
+    status: 400,
+    title: "Body is not well-formed JSON",
+    condition: "The request body (after gzip decoding) is not well-formed JSON. The detail gives the line and column of the first syntax error.",
+    resolution: "Fix the JSON syntax at the reported line and column, then send the document again.",
+  },
+  ERR_INVALID_UTF8: {
+    status: 400,
+    title: "Body is not valid UTF-8",
+    condition: "The request body contains a byte sequence that is not valid UTF-8. The detail gives the byte offset.",
+    resolution: "Re-encode the document as UTF-8 and send it again.",
+  },
+  ERR_UNKNOWN_MODEL: {
+    status: 400,
+    title: "No recognizable OSCAL root model",
+    condition: `The body is valid JSON but is not an object with exactly one root key naming an OSCAL model (${MODELS.join(", ")}).`,
+    resolution: "Send a single OSCAL document whose only root key is one of the supported model names.",
+  },
+  ERR_INVALID_CONTENT_ENCODING: {
+    status: 400,
+    title: "Body is not valid gzip",
+    condition: "`Content-Encoding: gzip` was declared but the body is not a complete, valid gzip stream (for example it is truncated or empty).",
+    resolution: "Compress the whole document with gzip, or send it uncompressed without a Content-Encoding header.",
+  },
+  ERR_UNSUPPORTED_PARAMETER: {
+    status: 400,
+    title: "Unsupported query parameter",
+    condition: "A query parameter is unknown, repeated, or has an unsupported value: a `level` other than schema or full, `rules` without `level=full`, an unknown rule id, or an `oscal-version` other than the supported release.",
+    resolution: "Correct or remove the parameter named in the detail; see the API documentation for the accepted values.",
+  },
+  ERR_INVALID_API_KEY: {
+    status: 401,
+    title: "Invalid API key",
+    condition: "The Authorization header is malformed (not `Bearer sk_oscal_…`) or names a key that is unknown or revoked. There is no fallback to anonymous access.",
+    resolution: "Send a valid, unrevoked key as `Authorization: Bearer sk_oscal_…`, or omit the Authorization header to use anonymous access.",
+    headers: ["WWW-Authenticate"],
+  },
+  ERR_NOT_FOUND: {
+    status: 404,
+    title: "Not found",
+    condition: "No resource exists at the requested path.",
+    resolution: "Check the path; the API index lists every endpoint.",
+  },
+  ERR_METHOD_NOT_ALLOWED: {
+    status: 405,
+    title: "Method not allowed",
+    condition: "The path exists but does not accept this method. The Allow header lists the accepted methods (POST and OPTIONS on the validate path).",
+    resolution: "Use one of the methods listed in the Allow header.",
+    headers: ["Allow"],
+  },
+  ERR_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    title: "Payload too large",
+    condition: "The raw request body is over the raw limit, or the gzip-decoded body is over the decompressed limit.",
+    resolution: "Send a smaller document; compress large documents with gzip (Content-Encoding: gzip).",
+  },
+  ERR_UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    title: "Unsupported media type",
+    condition: "The Content-Type is not `application/json` (a charset parameter other than utf-8 included), or the Content-Encoding is neither gzip nor identity.",
+    resolution: "Send `Content-Type: application/json` and either no Content-Encoding or `Content-Encoding: gzip`.",
+  },
+  ERR_RATE_LIMITED: {
+    status: 429,
+    title: "Rate limit exceeded",
+    condition: "The client (anonymous) or the key has used up a per-minute or per-day allowance.",
+    resolution: "Wait the number of seconds given in Retry-After, or use an API key for higher limits.",
+    headers: ["Retry-After"],
+  },
+  ERR_INTERNAL: {
+    status: 500,
+    title: "Internal error",
+    condition: "An unexpected failure. Nothing about it is disclosed; the `incident` id identifies the server's log entry.",
+    resolution: "Retry later; if it persists, report the incident id to the operator.",
+  },
+  ERR_KEY_SERVICE_UNAVAILABLE: {
+    status: 503,
+    title: "Key verification unavailable",
+    condition: "The API key (or its rate counter) cannot be verified right now. Anonymous requests are not affected.",
+    resolution: "Retry after the number of seconds given in Retry-After.",
+    headers: ["Retry-After"],
+  },
+} as const satisfies Record<string, ProblemDefinition>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
+
+/** The status codes the validate endpoint can answer with an error, for the OpenAPI document. */
+export const VALIDATE_ERROR_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((code) => code !== "ERR_NOT_FOUND");
+
+export const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": "Requests allowed in the window closest to exhaustion (integer).",
+  "RateLimit-Remaining": "Requests left in that window (integer, never negative).",
+  "RateLimit-Reset": "Seconds until that window resets (integer).",
+  "RateLimit-Policy": "Every window that applies, as `<limit>;w=<seconds>` items separated by commas, for example `10;w=60, 300;w=86400`.",
+} as const;
+
+/** Headers a browser tool may read from any response (Access-Control-Expose-Headers). */
+export const EXPOSED_HEADERS = [...Object.keys(RATE_LIMIT_HEADERS), "Retry-After", "WWW-Authenticate", "Allow"] as const;
+export const CORS_ALLOWED_HEADERS = ["Authorization", "Content-Type", "Content-Encoding"] as const;
+export const CORS_MAX_AGE_SECONDS = 86_400;
+
+// --- JSON schemas (2020-12, as OpenAPI 3.1 uses) of every body the service returns ---------------------------------
+
+const string = { type: "string" } as const;
+const uri = { type: "string", format: "uri" } as const;
+const integer = { type: "integer" } as const;
+const boolean = { type: "boolean" } as const;
+
+export const SCHEMAS = {
+  ValidationIssue: {
+    type: "object",
+    required: ["ruleId", "path", "message", "keyword", "severity"],
+    properties: {
+      ruleId: { ...string, description: "Stable id of the rule that produced the finding." },
+      path: { ...string, description: "RFC 6901 JSON Pointer into the submitted document." },
+      message: string,
+      keyword: { ...string, description: "The JSON Schema keyword or semantic constraint that failed." },
+      severity: { type: "string", enum: ["error", "warning"] },
+    },
+  },
+  ReportMeta: {
+    type: "object",
+    required: ["engine", "validator", "schemaSource", "patches", "durationMs"],
+    properties: {
+      engine: string,
+      validator: { ...string, description: "The OSCAL release the precompiled validators target." },
+      schemaSource: string,
+      patches: { type: "array", items: string, description: "Documented deviations from the raw release schemas." },
+      durationMs: { ...integer, minimum: 0 },
+      semanticRules: {
+        type: "object",
+        description: "Only on level=full runs that reach the semantic layer.",
+        required: ["count", "sha256"],
+        properties: { count: { ...integer, minimum: 0 }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } },
+      },
+    },
+  },
+  ValidationReport: {
+    type: "object",
+    required: ["valid", "model", "oscalVersion", "level", "complete", "issues", "issueCount", "truncated", "meta"],
+    properties: {
+      valid: { ...boolean, description: "True when no finding has severity error." },
+      model: { type: "string", enum: [...MODELS] },
+      oscalVersion: { ...string, description: "The oscal-version declared in the document's metadata, or `unknown`." },
+      level: { type: "string", enum: ["schema", "full"] },
+      complete: boolean,
+      issues: { type: "array", maxItems: MAX_REPORTED_ISSUES, items: { $ref: "#/components/schemas/ValidationIssue" } },
+      issueCount: { ...integer, minimum: 0, description: "True total number of findings." },
+      truncated: boolean,
+      meta: { $ref: "#/components/schemas/ReportMeta" },
+    },
+  },
+  Problem: {
+    type: "object",
+    required: ["type", "title", "status", "code", "resolution", "documentation"],
+    properties: {
+      type: uri,
+      title: string,
+      status: integer,
+      code: { type: "string", enum: PROBLEM_CODES },
+      detail: string,
+      resolution: string,
+      documentation: uri,
+      incident: { ...string, description: "Only on ERR_INTERNAL: identifies the server's log entry." },
+    },
+  },
+  ApiIndex: {
+    type: "object",
+    required: ["name", "version", "description", "documentation", "openapi", "permissions", "errors", "endpoints", "authentication"],
+    properties: {
+      name: string,
+      version: { const: API_VERSION },
+      description: string,
+      documentation: uri,
+      openapi: uri,
+      permissions: uri,
+      errors: uri,
+      endpoints: {
+        type: "object",
+        required: ["validate"],
+        properties: {
+          validate: {
+            type: "object",
+            required: ["method", "url", "contentType"],
+            properties: { method: { const: "POST" }, url: uri, contentType: { const: MEDIA_TYPES.json } },
+          },
+        },
+      },
+      authentication: {
+        type: "object",
+        required: ["anonymous", "optionalApiKey"],
+        properties: {
+          anonymous: { const: true },
+          optionalApiKey: {
+            type: "object",
+            required: ["scheme", "prefix", "purpose", "grantsWorkspaceAccess"],
+            properties: { scheme: { const: "Bearer" }, prefix: { const: API_KEY_PREFIX }, purpose: string, grantsWorkspaceAccess: { const: false } },
+          },
+        },
+      },
+    },
+  },
+  Health: {
+    type: "object",
+    required: ["status"],
+    properties: { status: { type: "string", enum: ["ok", "ready", "unavailable"] }, reason: string },
+  },
+} as const;

@@ -1,0 +1,128 @@
+// Service settings, read once from environment variables. Every setting has a documented default; invalid values stop
+// the start-up with one message that lists every problem.
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+
+export type Transport = "uws" | "node";
+
+export interface RateLimits {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  workers: number;
+  /** Without a trailing slash; undefined means http://localhost:<listening port>. */
+  publicBaseUrl: string | undefined;
+  /** Number of trusted proxy hops in front of the service; 0 ignores X-Forwarded-For. */
+  trustedProxyHops: number;
+  maxBodyBytes: number;
+  maxDecompressedBytes: number;
+  /** Per-process budget for request bodies held in memory; over it, new bodies get 429 ERR_RATE_LIMITED. */
+  maxInflightBodyBytes: number;
+  anonymousLimits: RateLimits;
+  keyLimits: RateLimits;
+  keysFile: string;
+  transport: Transport;
+  redisUrl: string | undefined;
+  redisTimeoutMs: number;
+  metricsPort: number | undefined;
+  shutdownTimeoutMs: number;
+}
+
+export const MIB = 1024 * 1024;
+
+/** The settings, their environment variables and defaults, in the order the README's table lists them. */
+export const SETTINGS_DOC: readonly { name: string; default: string; meaning: string }[] = [
+  { name: "PORT", default: "8080", meaning: "TCP port of the API listener (0 picks a free port; the start-up log line names it)." },
+  { name: "HOST", default: "0.0.0.0", meaning: "Address the API listener binds." },
+  { name: "WORKERS", default: "number of cores", meaning: "Validation worker threads." },
+  { name: "PUBLIC_BASE_URL", default: "http://localhost:<PORT>", meaning: "Origin used for absolute URLs in the index, Problems and docs." },
+  { name: "TRUST_PROXY", default: "false", meaning: "`false`, `true` (one proxy hop) or the number of trusted proxy hops whose X-Forwarded-For entries identify the client." },
+  { name: "MAX_BODY_BYTES", default: String(4 * MIB), meaning: "Raw request body limit (4 MiB)." },
+  { name: "MAX_DECOMPRESSED_BYTES", default: String(24 * MIB), meaning: "Gzip-decoded body limit (24 MiB)." },
+  { name: "MAX_INFLIGHT_BODY_BYTES", default: String(256 * MIB), meaning: "Per-process budget for bodies held in memory (raw + decoded); over it: 429 ERR_RATE_LIMITED with Retry-After: 1." },
+  { name: "ANON_RATE_PER_MINUTE", default: "10", meaning: "Anonymous requests per client per minute." },
+  { name: "ANON_RATE_PER_DAY", default: "300", meaning: "Anonymous requests per client per day." },
+  { name: "KEY_RATE_PER_MINUTE", default: "120", meaning: "Requests per API key per minute." },
+  { name: "KEY_RATE_PER_DAY", default: "10000", meaning: "Requests per API key per day." },
+  { name: "KEYS_FILE", default: "./.data/keys.json", meaning: "Embedded key store, shared with `oscal-keys` (unused when REDIS_URL is set)." },
+  { name: "TRANSPORT", default: "uws", meaning: "`uws` (uWebSockets.js) or `node` (node:http)." },
+  { name: "REDIS_URL", default: "unset", meaning: "When set, API keys and key rate counters live in Redis, shared by every instance." },
+  { name: "REDIS_TIMEOUT_MS", default: "500", meaning: "Timeout of one Redis command; past it keyed requests get 503 ERR_KEY_SERVICE_UNAVAILABLE." },
+  { name: "METRICS_PORT", default: "unset", meaning: "When set, a separate listener on HOST serves Prometheus metrics at GET /metrics." },
+  { name: "SHUTDOWN_TIMEOUT_MS", default: "30000", meaning: "Longest wait for in-flight requests after SIGTERM/SIGINT." },
+];
+
+export class ConfigError extends Error {}
+
+export function defaultKeysFile(): string {
+  return resolve(process.env.KEYS_FILE ?? "./.data/keys.json");
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const problems: string[] = [];
+
+  const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    const value = Number(raw.trim());
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+  const optionalInteger = (name: string, min: number, max: number): number | undefined =>
+    env[name] === undefined || env[name]!.trim() === "" ? undefined : integer(name, 0, min, max);
+
+  const transportRaw = (env.TRANSPORT ?? "uws").trim().toLowerCase();
+  if (transportRaw !== "uws" && transportRaw !== "node") problems.push(`TRANSPORT=${JSON.stringify(env.TRANSPORT)}: expected "uws" or "node"`);
+
+  const trustRaw = (env.TRUST_PROXY ?? "false").trim().toLowerCase();
+  let trustedProxyHops = 0;
+  if (trustRaw === "true") trustedProxyHops = 1;
+  else if (trustRaw === "false" || trustRaw === "") trustedProxyHops = 0;
+  else trustedProxyHops = integer("TRUST_PROXY", 0, 0, 32);
+
+  let publicBaseUrl: string | undefined;
+  if (env.PUBLIC_BASE_URL !== undefined && env.PUBLIC_BASE_URL.trim() !== "") {
+    try {
+      const url = new URL(env.PUBLIC_BASE_URL.trim());
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)");
+      if (url.search || url.hash) throw new Error("has a query or fragment");
+      publicBaseUrl = url.href.replace(/\/+$/, "");
+    } catch (error) {
+      problems.push(`PUBLIC_BASE_URL=${JSON.stringify(env.PUBLIC_BASE_URL)}: expected an absolute http(s) URL (${(error as Error).message})`);
+    }
+  }
+
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push("REDIS_URL: expected a redis:// or rediss:// URL");
+
+  const port = integer("PORT", 8080, 0, 65535);
+  const config: ServiceConfig = {
+    port,
+    host: env.HOST?.trim() || "0.0.0.0",
+    workers: integer("WORKERS", availableParallelism(), 1, 256),
+    publicBaseUrl,
+    trustedProxyHops,
+    maxBodyBytes: integer("MAX_BODY_BYTES", 4 * MIB, 1, 1024 * MIB),
+    maxDecompressedBytes: integer("MAX_DECOMPRESSED_BYTES", 24 * MIB, 1, 1024 * MIB),
+    maxInflightBodyBytes: integer("MAX_INFLIGHT_BODY_BYTES", 256 * MIB, 1, 64 * 1024 * MIB),
+    anonymousLimits: { perMinute: integer("ANON_RATE_PER_MINUTE", 10, 1), perDay: integer("ANON_RATE_PER_DAY", 300, 1) },
+    keyLimits: { perMinute: integer("KEY_RATE_PER_MINUTE", 120, 1), perDay: integer("KEY_RATE_PER_DAY", 10_000, 1) },
+    keysFile: defaultKeysFile(),
+    transport: transportRaw === "node" ? "node" : "uws",
+    redisUrl,
+    redisTimeoutMs: integer("REDIS_TIMEOUT_MS", 500, 1, 60_000),
+    metricsPort: optionalInteger("METRICS_PORT", 0, 65535),
+    shutdownTimeoutMs: integer("SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
+  };
+  if (config.maxDecompressedBytes < config.maxBodyBytes) problems.push("MAX_DECOMPRESSED_BYTES must not be smaller than MAX_BODY_BYTES");
+  if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === config.port) problems.push("METRICS_PORT must differ from PORT");
+  if (problems.length > 0) throw new ConfigError(`Invalid settings:\n  ${problems.join("\n  ")}`);
+  return config;
+}

@@ -1,0 +1,229 @@
+// The transport-free request handler: routing, the validate pipeline, and every error answer. Adapters call `begin`
+// with a request head and, for the validate endpoint, stream the body into the returned sink.
+//
+// Order of checks on POST /api/oscal/v1/validate (the first failing one answers): method → path → API key → rate
+// limit → query parameters → Content-Type → Content-Encoding → Content-Length → body (raw limit, gzip, decompressed
+// limit, memory budget) → UTF-8, JSON, model → validation. Every answer after the rate-limit check carries the
+// RateLimit-* headers.
+import { randomUUID } from "node:crypto";
+import type { AccessControl } from "../access/access-control.js";
+import type { RateDecision, RateWindow } from "../access/contracts.js";
+import type { ValidateOptions } from "../core/validate.js";
+import { PATHS, RETRY_AFTER_SECONDS, type ProblemCode } from "./api-definition.js";
+import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
+import { describeError, log } from "./log.js";
+import { checkContentType, clientAddress, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
+import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
+import type { BodySink, Exchange, OutgoingResponse, RequestHandler, RequestHead } from "./transport.js";
+import type { ValidationAnswer } from "./validation-protocol.js";
+
+/** One aggregate telemetry sample per validate request: never anything of the document itself. */
+export interface RequestSample {
+  model: string;
+  sizeBytes: number;
+  outcome: string;
+  level: "schema" | "full" | "none";
+  durationMs: number;
+}
+
+export interface HandlerParts {
+  baseUrl: string;
+  staticResponses: ReadonlyMap<string, OutgoingResponse>;
+  access: AccessControl;
+  validate(bytes: Uint8Array, options: ValidateOptions): Promise<ValidationAnswer>;
+  ready(): Promise<boolean>;
+  limits: BodyLimits;
+  budget: MemoryBudget;
+  trustedProxyHops: number;
+  observe?(sample: RequestSample): void;
+}
+
+const VALIDATE_METHODS = "POST, OPTIONS";
+const READ_METHODS = "GET, OPTIONS";
+const WWW_AUTHENTICATE = ["WWW-Authenticate", 'Bearer error="invalid_token"'];
+
+export class ServiceHandler implements RequestHandler {
+  readonly problems: ProblemResponder;
+  private readonly notFound: OutgoingResponse;
+  private readonly validateMethodNotAllowed: OutgoingResponse;
+  private readonly readMethodNotAllowed: OutgoingResponse;
+  private readonly validatePreflight = preflightResponse(VALIDATE_METHODS);
+  private readonly readPreflight = preflightResponse(READ_METHODS);
+  private readonly health = jsonResponse(200, JSON.stringify({ status: "ok" }));
+  private readonly policies = new Map<readonly RateWindow[], string>();
+  private inFlight = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly parts: HandlerParts) {
+    this.problems = new ProblemResponder(parts.baseUrl);
+    this.notFound = this.problems.problem("ERR_NOT_FOUND", { detail: "No resource exists at this path." });
+    this.validateMethodNotAllowed = this.problems.problem("ERR_METHOD_NOT_ALLOWED", { detail: `This path accepts ${VALIDATE_METHODS}.`, headers: ["Allow", VALIDATE_METHODS] });
+    this.readMethodNotAllowed = this.problems.problem("ERR_METHOD_NOT_ALLOWED", { detail: `This path accepts ${READ_METHODS}.`, headers: ["Allow", READ_METHODS] });
+  }
+
+  begin(head: RequestHead): Exchange {
+    const { method, path } = head;
+    if (path === PATHS.validate) {
+      if (method === "POST") return { kind: "stream", sink: this.track(new ValidateExchange(this, this.parts, head)) };
+      return { kind: "respond", response: method === "OPTIONS" ? this.validatePreflight : this.validateMethodNotAllowed };
+    }
+    const resource = this.parts.staticResponses.get(path);
+    const dynamic = path === PATHS.health || path === PATHS.ready;
+    if (resource === undefined && !dynamic) return { kind: "respond", response: this.notFound };
+    if (method === "OPTIONS") return { kind: "respond", response: this.readPreflight };
+    if (method !== "GET") return { kind: "respond", response: this.readMethodNotAllowed };
+    if (resource !== undefined) return { kind: "respond", response: resource };
+    if (path === PATHS.health) return { kind: "respond", response: this.health };
+    return { kind: "stream", sink: this.track(new ReadinessExchange(this.parts)) };
+  }
+
+  /** Resolves when no request is in flight (for graceful shutdown). */
+  whenIdle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Logs the failure's name and stack frames under a new incident id and answers with nothing else. */
+  internalError(failure: { error: string; stack: string }): OutgoingResponse {
+    const incident = randomUUID();
+    log("error", "internal-error", { incident, ...failure });
+    return this.problems.problem("ERR_INTERNAL", { detail: `Unexpected failure; incident ${incident}.`, incident });
+  }
+
+  rateHeaders(rate: RateDecision, windows: readonly RateWindow[]): string[] {
+    let policy = this.policies.get(windows);
+    if (policy === undefined) {
+      policy = windows.map((window) => `${window.limit};w=${window.windowSeconds}`).join(", ");
+      this.policies.set(windows, policy);
+    }
+    return ["RateLimit-Limit", String(rate.limit), "RateLimit-Remaining", String(rate.remaining), "RateLimit-Reset", String(rate.resetSeconds), "RateLimit-Policy", policy];
+  }
+
+  private track<T extends BodySink>(sink: T): T {
+    this.inFlight++;
+    const done = (): void => {
+      if (--this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    };
+    sink.response.then(done, done);
+    return sink;
+  }
+}
+
+/** GET /readyz: no body, one asynchronous check. */
+class ReadinessExchange implements BodySink {
+  readonly response: Promise<OutgoingResponse>;
+  constructor(parts: HandlerParts) {
+    this.response = parts.ready().then(
+      (ready) => (ready ? jsonResponse(200, '{"status":"ready"}') : jsonResponse(503, '{"status":"unavailable","reason":"redis"}')),
+      () => jsonResponse(503, '{"status":"unavailable","reason":"redis"}'),
+    );
+  }
+  write(): void {}
+  end(): void {}
+  abort(): void {}
+}
+
+type Refusal = { code: ProblemCode; detail: string };
+
+/** One POST to the validate endpoint, from its head to its answer. */
+class ValidateExchange implements BodySink {
+  readonly response: Promise<OutgoingResponse>;
+  private readonly startedMs = performance.now();
+  private readonly reader: BodyReader | undefined;
+  private aborted = false;
+
+  constructor(
+    private readonly handler: ServiceHandler,
+    private readonly parts: HandlerParts,
+    head: RequestHead,
+  ) {
+    // Everything the head says is read now: the head is only valid during `begin`.
+    const authorization = head.header("authorization");
+    const client = authorization === "" ? clientAddress(head.remoteAddress(), head.header("x-forwarded-for"), parts.trustedProxyHops) : "";
+    const admission = parts.access.admit(authorization, client, Date.now());
+    const query = parseValidateQuery(head.query);
+    const mediaTypeDetail = checkContentType(head.header("content-type"));
+    const encoding = parseContentEncoding(head.header("content-encoding"));
+    const declaredLength = head.header("transfer-encoding") === "" ? parseLength(head.header("content-length")) : undefined;
+
+    let refusal: Refusal | undefined;
+    if (!query.ok) refusal = { code: "ERR_UNSUPPORTED_PARAMETER", detail: query.detail };
+    else if (mediaTypeDetail !== undefined) refusal = { code: "ERR_UNSUPPORTED_MEDIA_TYPE", detail: mediaTypeDetail };
+    else if (!encoding.ok) refusal = { code: "ERR_UNSUPPORTED_MEDIA_TYPE", detail: encoding.detail };
+    else if (declaredLength !== undefined && declaredLength > parts.limits.maxBodyBytes) {
+      refusal = { code: "ERR_PAYLOAD_TOO_LARGE", detail: `The request body (Content-Length ${declaredLength}) is larger than ${parts.limits.maxBodyBytes} bytes.` };
+    }
+    // The body starts flowing while the key and the rate limit are checked; it is only validated once both pass.
+    if (refusal === undefined && encoding.ok) this.reader = new BodyReader(parts.limits, parts.budget, encoding.value === "gzip", declaredLength);
+    const options = query.ok ? query.value : {};
+    this.response = this.answer(admission, refusal, options).catch((error: unknown) => {
+      this.reader?.release();
+      return this.handler.internalError(describeError(error));
+    });
+  }
+
+  write(chunk: Uint8Array): void {
+    this.reader?.write(chunk);
+  }
+
+  end(): void {
+    this.reader?.end();
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.reader?.abort();
+  }
+
+  private async answer(admission: ReturnType<AccessControl["admit"]>, refusal: Refusal | undefined, options: ValidateOptions): Promise<OutgoingResponse> {
+    const problems = this.handler.problems;
+    const decision = await admission;
+    if (!decision.ok && decision.code === "ERR_INVALID_API_KEY") {
+      this.reader?.abort();
+      return this.finish(problems.problem("ERR_INVALID_API_KEY", { detail: "The API key is malformed, unknown or revoked.", headers: WWW_AUTHENTICATE }), "ERR_INVALID_API_KEY");
+    }
+    if (!decision.ok && decision.code === "ERR_KEY_SERVICE_UNAVAILABLE") {
+      this.reader?.abort();
+      const headers = ["Retry-After", String(RETRY_AFTER_SECONDS.keyService)];
+      return this.finish(problems.problem("ERR_KEY_SERVICE_UNAVAILABLE", { detail: "API keys cannot be verified right now.", headers }), "ERR_KEY_SERVICE_UNAVAILABLE");
+    }
+    const rateHeaders = this.handler.rateHeaders(decision.rate, decision.windows);
+    if (!decision.ok) {
+      this.reader?.abort();
+      const retryAfter = String(decision.rate.retryAfterSeconds ?? decision.rate.resetSeconds);
+      const detail = `Rate limit of ${decision.rate.limit} requests exceeded; retry in ${retryAfter} s.`;
+      return this.finish(problems.problem("ERR_RATE_LIMITED", { detail, headers: [...rateHeaders, "Retry-After", retryAfter] }), "ERR_RATE_LIMITED");
+    }
+    if (refusal !== undefined) return this.finish(problems.problem(refusal.code, { detail: refusal.detail, headers: rateHeaders }), refusal.code);
+
+    const body = await this.reader!.result;
+    if (this.aborted) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
+    if (!body.ok) {
+      const headers = body.code === "ERR_RATE_LIMITED" ? [...rateHeaders, "Retry-After", String(RETRY_AFTER_SECONDS.atCapacity)] : rateHeaders;
+      return this.finish(problems.problem(body.code, { detail: body.detail, headers }), body.code);
+    }
+    const sizeBytes = body.bytes.byteLength;
+    let answer: ValidationAnswer;
+    try {
+      answer = await this.parts.validate(body.bytes, options);
+    } finally {
+      this.reader!.release();
+    }
+    const level = options.level ?? "schema";
+    if (answer.kind === "report") return this.finish(jsonResponse(200, answer.json, rateHeaders), answer.valid ? "valid" : "invalid", answer.model, sizeBytes, level);
+    if (answer.kind === "body-error") {
+      const { code, detail } = answer.error;
+      return this.finish(problems.problem(code, { detail, headers: rateHeaders }), code, "none", sizeBytes, level);
+    }
+    const internal = this.handler.internalError({ error: answer.errorName, stack: answer.stack });
+    return this.finish({ ...internal, headers: [...internal.headers, ...rateHeaders] }, "ERR_INTERNAL", "none", sizeBytes, level);
+  }
+
+  private finish(response: OutgoingResponse, outcome: string, model = "none", sizeBytes = 0, level: RequestSample["level"] = "none"): OutgoingResponse {
+    this.parts.observe?.({ model, sizeBytes, outcome, level, durationMs: performance.now() - this.startedMs });
+    return response;
+  }
+}
+
+function parseLength(value: string): number | undefined {
+  return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}

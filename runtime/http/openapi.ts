@@ -1,0 +1,132 @@
+// The OpenAPI 3.1 description, built once at start-up from the API definition and the running limits.
+import { VALIDATOR_RELEASE } from "../core/validate.js";
+import {
+  API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS, SERVICE_DESCRIPTION,
+  SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_PARAMETERS, type ProblemCode,
+} from "./api-definition.js";
+import type { PublishedLimits } from "./docs.js";
+
+const json = (schemaName: string) => ({ [MEDIA_TYPES.json]: { schema: { $ref: `#/components/schemas/${schemaName}` } } });
+const problemContent = { [MEDIA_TYPES.problem]: { schema: { $ref: "#/components/schemas/Problem" } } };
+const cors = { "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" } };
+const rateHeaders = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+function errorResponses(codes: readonly ProblemCode[], withRateHeaders: boolean): Record<string, unknown> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes) byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  const responses: Record<string, unknown> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, unknown> = { ...cors };
+    for (const code of group) for (const header of (PROBLEMS[code] as { headers?: readonly string[] }).headers ?? []) headers[header] = { $ref: `#/components/headers/${header}` };
+    if (withRateHeaders && status !== 401 && status !== 405) Object.assign(headers, rateHeaders);
+    responses[String(status)] = {
+      description: group.map((code) => `\`${code}\`: ${PROBLEMS[code].condition}`).join("\n\n"),
+      headers,
+      content: problemContent,
+    };
+  }
+  return responses;
+}
+
+function getOperation(summary: string, description: string, content: Record<string, unknown>, operationId: string) {
+  return { operationId, summary, description, security: [], responses: { "200": { description: summary, headers: cors, content }, ...errorResponses(["ERR_INTERNAL"], false) } };
+}
+
+function preflight(operationId: string, methods: string) {
+  return {
+    operationId,
+    summary: "CORS preflight",
+    security: [],
+    responses: {
+      "204": {
+        description: `CORS preflight answer: allows ${methods}.`,
+        headers: {
+          ...cors,
+          "Access-Control-Allow-Methods": { schema: { type: "string", const: methods } },
+          "Access-Control-Allow-Headers": { schema: { type: "string" } },
+          "Access-Control-Max-Age": { schema: { type: "integer" } },
+        },
+      },
+    },
+  };
+}
+
+export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
+  const parameters = Object.entries(VALIDATE_PARAMETERS).map(([name, definition]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: definition.description,
+    schema: "values" in definition ? { type: "string", enum: [...definition.values], ...("default" in definition ? { default: definition.default } : {}) } : { type: "string" },
+  }));
+  const jsonDoc = { [MEDIA_TYPES.json]: { schema: { type: "object" } } };
+  const html = { [MEDIA_TYPES.html.split(";")[0]!]: { schema: { type: "string" } } };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: SERVICE_NAME,
+      version: API_VERSION,
+      description: `${SERVICE_DESCRIPTION}\n\nLimits: raw body ${limits.maxBodyBytes} bytes, decompressed body ${limits.maxDecompressedBytes} bytes; anonymous ${limits.anonymous.perMinute}/minute and ${limits.anonymous.perDay}/day per client; API key ${limits.key.perMinute}/minute and ${limits.key.perDay}/day per key.`,
+    },
+    servers: [{ url: baseUrl }],
+    paths: {
+      [PATHS.validate]: {
+        post: {
+          operationId: "validate",
+          summary: `Validate one OSCAL ${VALIDATOR_RELEASE} JSON document`,
+          description:
+            "A completed validation is always 200; branch on `valid`. Checks run in this order: method, path, API key, rate limit, query parameters, Content-Type, Content-Encoding, Content-Length, body.",
+          security: [{}, { apiKey: [] }],
+          parameters: [
+            ...parameters,
+            { name: "Content-Encoding", in: "header", required: false, description: "`gzip` or `identity`; recommended for large documents.", schema: { type: "string", enum: ["gzip", "identity"] } },
+          ],
+          requestBody: {
+            required: true,
+            description: "The OSCAL document itself: an object with exactly one root key naming the model.",
+            content: {
+              [MEDIA_TYPES.json]: {
+                schema: { type: "object", minProperties: 1, maxProperties: 1, propertyNames: { enum: [...(SCHEMAS.ValidationReport.properties.model.enum as readonly string[])] } },
+              },
+            },
+          },
+          responses: {
+            "200": { description: "The validation completed (the document may be valid or not).", headers: { ...cors, ...rateHeaders }, content: json("ValidationReport") },
+            ...errorResponses(VALIDATE_ERROR_CODES, true),
+          },
+        },
+        options: preflight("validatePreflight", "POST, OPTIONS"),
+      },
+      [PATHS.index]: { get: getOperation("API index", "Discovery: links to every resource of the API.", json("ApiIndex"), "apiIndex") },
+      [PATHS.openapi]: { get: getOperation("OpenAPI description", "This document (canonical URL).", jsonDoc, "openapi") },
+      [PATHS.openapiVersioned]: { get: getOperation("OpenAPI description (versioned URL)", "Identical to /openapi.json; kept for compatibility.", jsonDoc, "openapiVersioned") },
+      [PATHS.docs]: { get: getOperation("API documentation", "HTML documentation of the API.", html, "docs") },
+      [PATHS.errors]: { get: getOperation("Error reference", "HTML reference with one anchor per problem code.", html, "errorReference") },
+      [PATHS.permissions]: { get: getOperation("Permissions", "What anonymous access and an API key allow.", html, "permissions") },
+      [PATHS.health]: { get: getOperation("Liveness", "200 while the process serves. Not rate limited.", json("Health"), "health") },
+      [PATHS.ready]: {
+        get: {
+          ...getOperation("Readiness", "200 when ready to serve; 503 when a configured Redis does not answer. Not rate limited.", json("Health"), "ready"),
+          responses: {
+            "200": { description: "Ready.", headers: cors, content: json("Health") },
+            "503": { description: "Not ready (a configured Redis does not answer).", headers: cors, content: json("Health") },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: SCHEMAS,
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: `Optional API key (prefix \`${API_KEY_PREFIX}\`); it raises rate limits only.` },
+      },
+      headers: {
+        "Access-Control-Allow-Origin": { description: "Always `*`.", schema: { type: "string", const: "*" } },
+        ...Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, description]) => [name, { description, schema: name === "RateLimit-Policy" ? { type: "string" } : { type: "integer", minimum: 0 } }])),
+        "Retry-After": { description: "Seconds to wait before retrying (integer).", schema: { type: "integer", minimum: 1 } },
+        "WWW-Authenticate": { description: 'RFC 6750 challenge: `Bearer error="invalid_token"`.', schema: { type: "string" } },
+        Allow: { description: "Methods the path accepts.", schema: { type: "string" } },
+      },
+    },
+    "x-problem-codes": PROBLEM_CODES,
+  };
+}

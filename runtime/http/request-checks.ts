@@ -1,0 +1,55 @@
+// The header and query checks of the validate endpoint. Each returns a detail for the Problem, or the parsed value.
+// Details may name a parameter or header value (truncated) but never anything of the document.
+import { resolveOptions, type ValidateOptions } from "../core/validate.js";
+import type { Level } from "../core/report.js";
+import { VALIDATE_PARAMETERS } from "./api-definition.js";
+
+type Check<T> = { ok: true; value: T } | { ok: false; detail: string };
+
+const quote = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+export function parseValidateQuery(query: string): Check<ValidateOptions> {
+  const options: ValidateOptions = {};
+  if (query === "") return { ok: true, value: options };
+  const seen = new Set<string>();
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (!Object.hasOwn(VALIDATE_PARAMETERS, name)) {
+      return { ok: false, detail: `Unknown query parameter ${quote(name)}: the accepted parameters are ${Object.keys(VALIDATE_PARAMETERS).join(", ")}.` };
+    }
+    if (seen.has(name)) return { ok: false, detail: `The query parameter "${name}" is given more than once.` };
+    seen.add(name);
+    if (name === "level") options.level = value as Level;
+    else if (name === "oscal-version") options.oscalVersion = value;
+    else options.rules = value.split(",").map((id) => id.trim()).filter((id) => id !== "");
+  }
+  const resolved = resolveOptions(options);
+  return resolved.ok ? { ok: true, value: options } : { ok: false, detail: resolved.error.detail };
+}
+
+export function checkContentType(value: string): string | undefined {
+  if (value === "") return "The Content-Type header is missing: send Content-Type: application/json.";
+  const [type, ...parameters] = value.split(";");
+  if (type!.trim().toLowerCase() !== "application/json") return `Content-Type ${quote(type!.trim())} is not supported: send application/json.`;
+  for (const parameter of parameters) {
+    const separator = parameter.indexOf("=");
+    if (separator < 0 || parameter.slice(0, separator).trim().toLowerCase() !== "charset") continue;
+    const charset = parameter.slice(separator + 1).trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+    if (charset !== "utf-8") return `Charset ${quote(charset)} is not supported: documents must be UTF-8.`;
+  }
+  return undefined;
+}
+
+export function parseContentEncoding(value: string): Check<"identity" | "gzip"> {
+  const coding = value.trim().toLowerCase();
+  if (coding === "" || coding === "identity") return { ok: true, value: "identity" };
+  if (coding === "gzip") return { ok: true, value: "gzip" };
+  return { ok: false, detail: `Content-Encoding ${quote(value)} is not supported: send gzip or no Content-Encoding.` };
+}
+
+/** The client a request is counted against: the peer, or the X-Forwarded-For entry added by the outermost trusted proxy. */
+export function clientAddress(peer: string, forwardedFor: string, trustedProxyHops: number): string {
+  if (trustedProxyHops === 0 || forwardedFor === "") return peer;
+  const hops = forwardedFor.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  if (hops.length === 0) return peer;
+  return hops[Math.max(0, hops.length - trustedProxyHops)]!;
+}

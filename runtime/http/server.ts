@@ -1,0 +1,88 @@
+// Assembles the service from its settings: access backends, the validation worker pool, the handler, the transport,
+// optional metrics; and shuts it down gracefully (stop accepting, finish in-flight requests, release everything).
+//
+// Thread model: one thread does all HTTP I/O, key checks and rate limiting (so counters are exact across workers
+// without shared memory); validation, the CPU work, runs on WORKERS worker threads that receive each body by transfer.
+import { AccessControl } from "../access/access-control.js";
+import { createAccessBackends } from "../access/create-access.js";
+import { resolveOptions } from "../core/validate.js";
+import { createMetrics, startMetricsServer, type Metrics, type MetricsServer } from "../telemetry/metrics.js";
+import { NodeHttpServer } from "./adapters/node.js";
+import { UwsServer } from "./adapters/uws.js";
+import { MemoryBudget } from "./body-reader.js";
+import type { ServiceConfig } from "./config.js";
+import { ServiceHandler } from "./handler.js";
+import { log } from "./log.js";
+import { buildStaticResponses } from "./static-content.js";
+import type { TransportServer } from "./transport.js";
+import { ValidationPool } from "./validation-pool.js";
+
+export interface RunningService {
+  port: number;
+  baseUrl: string;
+  transport: string;
+  /** Stops accepting, waits for in-flight requests (at most `shutdownTimeoutMs`), then releases everything. */
+  shutdown(): Promise<{ drained: boolean }>;
+}
+
+export async function startService(config: ServiceConfig): Promise<RunningService> {
+  // Loads the semantic rule catalog now rather than on the first request.
+  resolveOptions({ level: "full" });
+  const backends = createAccessBackends(config);
+  const pool = await ValidationPool.start(config.workers, (detail) => log("error", "worker-failure", { detail }));
+  // Optional aggregate telemetry, on its own listener so it never shares a port or rate limits with the public API.
+  const metrics: Metrics | undefined = config.metricsPort === undefined ? undefined : createMetrics();
+  const metricsServer: MetricsServer | undefined = metrics === undefined ? undefined : await startMetricsServer(metrics, config.metricsPort!, config.host);
+
+  // The public base URL may depend on the port actually bound (PORT=0), so the handler is created once it is known;
+  // it is assigned in the same tick as `listen` completes, before any connection can be served.
+  let handler: ServiceHandler | undefined;
+  const lateHandler = { begin: (head: Parameters<ServiceHandler["begin"]>[0]) => handler!.begin(head) };
+  const transport: TransportServer = config.transport === "uws" ? new UwsServer(lateHandler) : new NodeHttpServer(lateHandler);
+  const port = await transport.listen(config.host, config.port);
+  const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
+  const limits = {
+    maxBodyBytes: config.maxBodyBytes,
+    maxDecompressedBytes: config.maxDecompressedBytes,
+    anonymous: config.anonymousLimits,
+    key: config.keyLimits,
+  };
+  handler = new ServiceHandler({
+    baseUrl,
+    staticResponses: buildStaticResponses(baseUrl, limits),
+    access: new AccessControl({ ...backends, anonymousLimits: config.anonymousLimits, keyLimits: config.keyLimits }),
+    validate: (bytes, options) => pool.validate(bytes, options),
+    ready: () => backends.ready(),
+    limits,
+    budget: new MemoryBudget(config.maxInflightBodyBytes),
+    trustedProxyHops: config.trustedProxyHops,
+    ...(metrics === undefined ? {} : { observe: (sample) => metrics.observe(sample) }),
+  });
+  log("info", "listening", {
+    port,
+    host: config.host,
+    baseUrl,
+    transport: transport.description,
+    workers: config.workers,
+    access: backends.description,
+    ...(metricsServer === undefined ? {} : { metricsPort: metricsServer.port }),
+  });
+
+  return {
+    port,
+    baseUrl,
+    transport: transport.description,
+    async shutdown() {
+      transport.stopAccepting();
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        handler!.whenIdle().then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs))),
+      ]);
+      clearTimeout(timer);
+      await transport.close();
+      await Promise.all([pool.close(), backends.close(), metricsServer?.close()]);
+      return { drained };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// Responses whose bodies never change while the process runs, serialized once at start-up.
+import { API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, SERVICE_DESCRIPTION, SERVICE_NAME } from "./api-definition.js";
+import { apiPage, errorsPage, permissionsPage, type PublishedLimits } from "./docs.js";
+import { buildOpenApi } from "./openapi.js";
+import { staticResponse } from "./responses.js";
+import type { OutgoingResponse } from "./transport.js";
+
+export function buildApiIndex(baseUrl: string): object {
+  return {
+    name: SERVICE_NAME,
+    version: API_VERSION,
+    description: SERVICE_DESCRIPTION,
+    documentation: `${baseUrl}${PATHS.docs}`,
+    openapi: `${baseUrl}${PATHS.openapi}`,
+    permissions: `${baseUrl}${PATHS.permissions}`,
+    errors: `${baseUrl}${PATHS.errors}`,
+    endpoints: { validate: { method: "POST", url: `${baseUrl}${PATHS.validate}`, contentType: MEDIA_TYPES.json } },
+    authentication: {
+      anonymous: true,
+      optionalApiKey: {
+        scheme: "Bearer",
+        prefix: API_KEY_PREFIX,
+        purpose: "Raises rate limits only; anonymous access stays available.",
+        grantsWorkspaceAccess: false,
+      },
+    },
+  };
+}
+
+/** Path → the response to GET on it. */
+export function buildStaticResponses(baseUrl: string, limits: PublishedLimits): ReadonlyMap<string, OutgoingResponse> {
+  const openapi = staticResponse(MEDIA_TYPES.json, JSON.stringify(buildOpenApi(baseUrl, limits)));
+  return new Map([
+    [PATHS.index, staticResponse(MEDIA_TYPES.json, JSON.stringify(buildApiIndex(baseUrl)))],
+    [PATHS.openapi, openapi],
+    [PATHS.openapiVersioned, openapi],
+    [PATHS.docs, staticResponse(MEDIA_TYPES.html, apiPage(baseUrl, limits))],
+    [PATHS.errors, staticResponse(MEDIA_TYPES.html, errorsPage(baseUrl))],
+    [PATHS.permissions, staticResponse(MEDIA_TYPES.html, permissionsPage(baseUrl, limits))],
+  ]);
+}

@@ -1,0 +1,18 @@
+// Messages between the HTTP thread and the validation worker threads.
+import type { BodyError } from "../core/body.js";
+import type { ValidateOptions } from "../core/validate.js";
+
+export interface ValidationJob {
+  id: number;
+  /** Its buffer is transferred, not copied. */
+  bytes: Uint8Array;
+  options: ValidateOptions;
+}
+
+export type ValidationAnswer =
+  | { kind: "report"; json: string; model: string; valid: boolean }
+  | { kind: "body-error"; error: BodyError }
+  /** Parameters are checked before the body is read, so this means a defect; it is answered as ERR_INTERNAL. */
+  | { kind: "internal"; errorName: string; stack: string };
+
+export type WorkerMessage = { id: number; answer: ValidationAnswer } | { ready: true };

@@ -1,0 +1,68 @@
+// Optional backends: Redis for keys (readiness and 503 when it does not answer, anonymous access unaffected) and the
+// separate Prometheus metrics listener; and the in-flight memory budget.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JSON_HEADERS, VALIDATE, VALID_CATALOG, post } from "./support/documents.js";
+import { openSocket, readResponse, requestHead } from "./support/raw-http.js";
+import { startService, TRANSPORTS, type TestService } from "./support/service.js";
+
+describe.each(TRANSPORTS)("optional backends over %s", (transport) => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    // Nothing listens on port 1: Redis never answers.
+    service = await startService(transport, { REDIS_URL: "redis://127.0.0.1:1", REDIS_TIMEOUT_MS: "200", METRICS_PORT: "0" });
+  });
+  afterAll(async () => {
+    expect(await service.stop()).toBe(0);
+  });
+
+  it("is live but not ready while Redis does not answer", async () => {
+    expect((await fetch(service.url("/healthz"))).status).toBe(200);
+    const ready = await fetch(service.url("/readyz"));
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "unavailable", reason: "redis" });
+  });
+
+  it("answers keyed requests with 503 ERR_KEY_SERVICE_UNAVAILABLE and keeps serving anonymous ones", async () => {
+    const keyed = await post(service.url(VALIDATE), VALID_CATALOG, { ...JSON_HEADERS, Authorization: `Bearer sk_oscal_0123456789abcdef_${"A".repeat(43)}` });
+    expect(keyed.status).toBe(503);
+    expect(keyed.headers.get("retry-after")).toBe("5");
+    expect(((await keyed.json()) as { code: string }).code).toBe("ERR_KEY_SERVICE_UNAVAILABLE");
+    expect((await post(service.url(VALIDATE), VALID_CATALOG)).status).toBe(200);
+  });
+
+  it("serves aggregate metrics on the separate metrics port", async () => {
+    await post(service.url(VALIDATE), VALID_CATALOG);
+    const metricsPort = Number(/"metricsPort":(\d+)/.exec(service.output())![1]);
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toMatch(/oscal_validations_total\{[^}]*outcome="valid"[^}]*\} [1-9]/);
+    expect((await fetch(service.url("/metrics"))).status).toBe(404);
+  });
+});
+
+describe.each(TRANSPORTS)("in-flight memory budget over %s", (transport) => {
+  it("answers 429 ERR_RATE_LIMITED with Retry-After while the budget is held, and serves again once it is released", async () => {
+    const service = await startService(transport, { MAX_INFLIGHT_BODY_BYTES: String(VALID_CATALOG.length * 2) });
+    try {
+      const holder = await openSocket(service.port);
+      const held = readResponse(holder);
+      holder.write(requestHead(VALIDATE, { "Content-Type": "application/json", "Content-Length": VALID_CATALOG.length * 2 - 10 }));
+      holder.write(VALID_CATALOG.slice(0, 20));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+
+      const refused = await post(service.url(VALIDATE), VALID_CATALOG);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(await refused.json()).toMatchObject({ code: "ERR_RATE_LIMITED", status: 429 });
+
+      holder.write(" ".repeat(VALID_CATALOG.length * 2 - 30));
+      expect((await held).status).toBe(400);
+      holder.destroy();
+      expect((await post(service.url(VALIDATE), VALID_CATALOG)).status).toBe(200);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+});

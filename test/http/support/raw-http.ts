@@ -1,0 +1,61 @@
+// A minimal HTTP/1.1 client over node:net for what fetch cannot do: send a head and part of a body, send slowly, or
+// keep sending while the server has already answered.
+import { connect, type Socket } from "node:net";
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+/** Resolves with the first complete response read from the socket (or rejects when it closes first). */
+export function readResponse(socket: Socket, timeoutMs = 10_000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const timer = setTimeout(() => finish(new Error("no response in time")), timeoutMs);
+    const finish = (error: Error | undefined, response?: RawResponse): void => {
+      clearTimeout(timer);
+      socket.off("data", onData);
+      socket.off("close", onClose);
+      if (error) reject(error);
+      else resolve(response!);
+    };
+    const onData = (chunk: Buffer): void => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const headEnd = buffer.indexOf("\r\n\r\n");
+      if (headEnd < 0) return;
+      const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString("latin1").split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const length = Number(headers["content-length"] ?? 0);
+      if (buffer.length - headEnd - 4 < length) return;
+      finish(undefined, { status: Number(statusLine!.split(" ")[1]), headers, body: buffer.subarray(headEnd + 4, headEnd + 4 + length).toString() });
+    };
+    const onClose = (): void => finish(new Error(`socket closed before a complete response (${buffer.length} bytes read)`));
+    socket.on("data", onData);
+    socket.on("close", onClose);
+  });
+}
+
+export function requestHead(path: string, headers: Record<string, string | number>): string {
+  return `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`;
+}
+
+/** Writes without throwing when the server has already closed the connection. */
+export function writeQuietly(socket: Socket, data: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed || !socket.writable) return resolve();
+    socket.write(data, () => resolve());
+    socket.once("error", () => resolve());
+  });
+}
