@@ -105,7 +105,7 @@ export function emitWrapperModule(models: readonly string[]): EmittedModule {
     });
   }
   file.addExportDeclaration({ isTypeOnly: true, namedExports: models.map(documentTypeName) });
-  const output = project.emitToMemory({ targetSourceFiles: [file] }).getFiles();
+  const output = project.emitToMemory({ targetSourceFile: file }).getFiles();
   const find = (suffix: string) => {
     const emitted = output.find((entry) => entry.filePath.endsWith(suffix));
     if (!emitted) throw new Error(`ts-morph did not emit ${suffix}`);

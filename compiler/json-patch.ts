@@ -31,7 +31,7 @@ function childOf(node: unknown, token: string, pointer: string): unknown {
     const index = arrayIndex(node, token, pointer, false);
     return node[index];
   }
-  if (isContainer(node) && Object.prototype.hasOwnProperty.call(node, token)) return node[token];
+  if (isContainer(node) && Object.prototype.hasOwnProperty.call(node, token)) return (node as Record<string, unknown>)[token];
   throw new PatchError(`path ${pointer} does not exist (no "${token}")`);
 }
 
