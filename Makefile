@@ -21,7 +21,7 @@ typecheck: generate
 	npx tsc -p tsconfig.check.json
 
 test: build typecheck
-	npx vitest run
+	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results.json
 
 bench: build
 	npx tsx bench/run-all.ts
