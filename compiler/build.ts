@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     schemaRules[model] = schemaRuleIds(OSCAL_RELEASE, model, forValidation);
     process.stdout.write(`  ${model}: ${schemaRules[model].length} schema rules\n`);
   }
-  const semantic = await emitSemantic({ metaschemaDir: paths.metaschemaDir, outDir: paths.outDir });
+  const semantic = await emitSemantic({ metaschemaDir: paths.metaschemaDir, outDir: paths.outDir, completeSchema: patched.get("oscal_complete_schema.json")! });
   process.stdout.write(`  semantic layer: ${semantic.rules.length} rules, ${semantic.notApplicable.length} constraints not applicable\n`);
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);

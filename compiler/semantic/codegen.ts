@@ -29,6 +29,41 @@ export interface CompileUnit {
   rule: number;
 }
 
+/** A JSON property the generated code reads on nodes of `owner`, and which constraint (or the walk) reads it. */
+export interface Navigation {
+  owner: AssemblyDef | FieldDef;
+  property: string;
+  by: string;
+}
+
+/** Part of a constraint's code: either one loop over the values of a child instance of the context, which
+ * consecutive constraints share (their bodies run per value, in constraint order), or code run on its own. */
+type Segment = { kind: "code"; code: string } | LoopSegment;
+
+/** Bodies are rendered with the loop variables the visit function shares for `inst` (see loopNamesOf). */
+interface LoopSegment {
+  kind: "loop";
+  owner: AssemblyDef;
+  inst: ModelInstance;
+  guard: string | undefined; // condition on the context node, evaluated once before the loop
+  inArray: string; // body for a value inside a JSON array
+  single: string; // body for a lone value
+}
+
+interface LoopNames {
+  c: string;
+  i: string;
+  y: string;
+}
+
+/** A compiled constraint: `reset` runs before any of its segments. */
+interface CompiledConstraint {
+  reset: string;
+  segments: Segment[];
+  /** Per-node state shared across the constraint's values (is-unique set, index); a loop may hold one writer of each. */
+  writes: string | undefined;
+}
+
 export interface OwnRuleIndices {
   uuidUnique: number;
   fragmentHref: number;
@@ -55,6 +90,11 @@ export class Codegen {
   readonly avSites = new Map<string, Set<RawConstraint>>();
   readonly stateVars = new Set<string>();
   readonly notApplicable = new Map<RawConstraint, string>();
+  private readonly navigationKeys = new Set<string>();
+  readonly navigations: Navigation[] = [];
+  private reader = "the document walk";
+  private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
+  private loopNames = new Map<ModelInstance, LoopNames>(); // of the visit function being compiled
 
   constructor(
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
@@ -88,6 +128,16 @@ export class Codegen {
     return this.constant(`new RegExp(${js(source)})`, "R");
   }
 
+  /** Property access `[name]` on a node of `owner`, recorded for the JSON-schema cross-check. */
+  private member(owner: AssemblyDef | FieldDef, property: string): string {
+    const key = `${owner.contextPath}|${property}|${this.reader}`;
+    if (!this.navigationKeys.has(key)) {
+      this.navigationKeys.add(key);
+      this.navigations.push({ owner, property, by: this.reader });
+    }
+    return `[${js(property)}]`;
+  }
+
   private indexVar(name: string): string {
     this.indexNames.add(name);
     return `IX[${js(name)}]`;
@@ -115,10 +165,14 @@ export class Codegen {
   }
 
   /** Loop over the JSON values of one model instance of `parent`, honouring its JSON multiplicity. */
-  private emitInstanceLoop(parent: string, inst: ModelInstance, mode: Mode, body: (v: string, container: string, key: string) => string): string {
-    const c = this.fresh("c");
-    const i = this.fresh("i");
-    const y = this.fresh("y");
+  private emitInstanceLoop(
+    parent: string,
+    owner: AssemblyDef,
+    inst: ModelInstance,
+    mode: Mode,
+    body: (v: string, container: string, key: string) => string,
+    { c, i, y }: LoopNames = { c: this.fresh("c"), i: this.fresh("i"), y: this.fresh("y") },
+  ): string {
     const guard = this.itemGuard(inst.def, y);
     const push = (seg: string) => (mode.path ? `P[PL++] = ${seg}; ` : "");
     const pop = mode.path ? " PL--;" : "";
@@ -128,7 +182,7 @@ export class Codegen {
     if (inst.multiplicity === "array") inner = `if (Array.isArray(${c})) { ${arrayLoop} }`;
     else if (inst.multiplicity === "single") inner = `if (!Array.isArray(${c})) ${single}`;
     else inner = `if (Array.isArray(${c})) { ${arrayLoop} } else ${single}`;
-    return `{ const ${c} = ${parent}[${js(inst.jsonName)}]; if (${c} !== undefined) { ${push(js(inst.jsonName))}${inner}${pop} } }`;
+    return `{ const ${c} = ${parent}${this.member(owner, inst.jsonName)}; if (${c} !== undefined) { ${push(js(inst.jsonName))}${inner}${pop} } }`;
   }
 
   private childRef(inst: ModelInstance, v: string, container: string, key: string): NodeRef {
@@ -148,11 +202,7 @@ export class Codegen {
   private emitSteps(steps: readonly Step[], at: number, ref: NodeRef, mode: Mode, body: (node: NodeRef) => string, rootDescendant = false): string {
     if (at === steps.length) return body(ref);
     const step = steps[at]!;
-    const rest = (next: NodeRef) => this.emitSteps(steps, at + 1, next, mode, body);
-    const filtered = (next: NodeRef) => {
-      const predicate = step.predicates.map((p) => this.compileBoolean(p, next)).join(" && ");
-      return predicate ? `if (${predicate}) { ${rest(next)} }` : rest(next);
-    };
+    const filtered = (next: NodeRef) => this.afterStep(steps, at, next, mode, body);
     switch (step.axis) {
       case "call":
         if (step.call.name === "doc") throw new NotApplicable("needs another document: doc() loads an imported or leveraged OSCAL document");
@@ -178,14 +228,13 @@ export class Codegen {
         const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}` };
         const push = mode.path ? `P[PL++] = ${js(inst.jsonName)}; ` : "";
         const pop = mode.path ? " PL--;" : "";
-        return `{ const ${f} = ${ref.v}[${js(inst.jsonName)}]; if (isAtom(${f})) { ${push}${filtered(next)}${pop} } }`;
+        return `{ const ${f} = ${ref.v}${this.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${push}${filtered(next)}${pop} } }`;
       }
       case "child": {
-        if (ref.type.kind !== "assembly") throw new NotApplicable(`${nodeName(ref.type)} has no child ${step.names.join("|")}`);
-        const instances = ref.type.def.children.filter((c) => step.names.includes(c.name));
-        const missing = step.names.filter((n) => !instances.some((i) => i.name === n));
-        if (missing.length > 0) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no child ${missing.join(", ")}`);
-        return instances.map((inst) => this.emitInstanceLoop(ref.v, inst, mode, (v, c, k) => filtered(this.childRef(inst, v, c, k)))).join("\n");
+        const owner = this.childOwner(ref, step);
+        return this.childInstances(owner, step)
+          .map((inst) => this.emitInstanceLoop(ref.v, owner, inst, mode, (v, c, k) => filtered(this.childRef(inst, v, c, k))))
+          .join("\n");
       }
       case "descendant": {
         if (ref.type.kind !== "assembly") throw new NotApplicable(`${nodeName(ref.type)} has no descendants`);
@@ -194,6 +243,58 @@ export class Codegen {
         return `${this.descendantFunction(ref.type.def, step, (next) => filtered(next), mode)}(${ref.v});`;
       }
     }
+  }
+
+  /** The predicates of `steps[at]` on `next`, then the remaining steps. */
+  private afterStep(steps: readonly Step[], at: number, next: NodeRef, mode: Mode, body: (node: NodeRef) => string): string {
+    const predicate = steps[at]!.predicates.map((p) => this.compileBoolean(p, next)).join(" && ");
+    const rest = this.emitSteps(steps, at + 1, next, mode, body);
+    return predicate ? `if (${predicate}) { ${rest} }` : rest;
+  }
+
+  private childOwner(ref: NodeRef, step: { names: readonly string[] }): AssemblyDef {
+    if (ref.type.kind !== "assembly") throw new NotApplicable(`${nodeName(ref.type)} has no child ${step.names.join("|")}`);
+    return ref.type.def;
+  }
+
+  private childInstances(owner: AssemblyDef, step: { names: readonly string[] }): ModelInstance[] {
+    const instances = owner.children.filter((c) => step.names.includes(c.name));
+    const missing = step.names.filter((n) => !instances.some((i) => i.name === n));
+    if (missing.length > 0) throw new NotApplicable(`target names no existing node: ${owner.name} has no child ${missing.join(", ")}`);
+    return instances;
+  }
+
+  /** Like emitTarget, but a path starting (after guards on the context) with a child step becomes loop segments. */
+  private targetSegments(expr: Expr, ref: NodeRef, body: (node: NodeRef) => string): Segment[] {
+    const mode: Mode = { path: true };
+    const items = expr.type === "union" ? expr.items : [expr];
+    return items.flatMap((item): Segment[] => {
+      if (item.type !== "path" || item.rootDescendant) return [{ kind: "code", code: this.emitTarget(item, ref, mode, body) }];
+      const selfSteps = item.steps.findIndex((s) => s.axis !== "self");
+      const step = item.steps[selfSteps];
+      if (step?.axis !== "child") return [{ kind: "code", code: this.emitTarget(item, ref, mode, body) }];
+      const guard = item.steps.slice(0, selfSteps).flatMap((s) => s.predicates.map((p) => this.compileBoolean(p, ref))).join(" && ");
+      const owner = this.childOwner(ref, step);
+      return this.childInstances(owner, step).map((inst): Segment => {
+        this.member(owner, inst.jsonName);
+        const { c, i, y } = this.loopNamesOf(inst);
+        const render = (container: string, key: string) => this.afterStep(item.steps, selfSteps, this.childRef(inst, y, container, key), mode, body);
+        return {
+          kind: "loop",
+          owner,
+          inst,
+          guard: guard === "" ? undefined : guard,
+          inArray: inst.multiplicity === "single" ? "" : render(c, i),
+          single: inst.multiplicity === "array" ? "" : render(ref.v, js(inst.jsonName)),
+        };
+      });
+    });
+  }
+
+  private loopNamesOf(inst: ModelInstance): LoopNames {
+    let names = this.loopNames.get(inst);
+    if (!names) this.loopNames.set(inst, (names = { c: this.fresh("c"), i: this.fresh("i"), y: this.fresh("y") }));
+    return names;
   }
 
   /** A recursive function visiting every descendant named in `step` below nodes of `def`. */
@@ -219,7 +320,7 @@ export class Codegen {
         const deeper = inst.def.kind === "assembly" && this.canReach(inst.def, step.names);
         if (!matches && !deeper) continue;
         parts.push(
-          this.emitInstanceLoop("x", inst, mode, (v, c, k) => {
+          this.emitInstanceLoop("x", current, inst, mode, (v, c, k) => {
             const match = matches ? onMatch(this.childRef(inst, v, c, k)) : "";
             const recurse = deeper ? `${fnName(inst.def)}(${v});` : "";
             return `${match}\n${recurse}`;
@@ -243,14 +344,14 @@ export class Codegen {
     if (step.axis === "flag" && ref.type.kind !== "flag") {
       const inst = ref.type.def.flags.find((f) => f.name === step.name);
       if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
-      return `AT(${ref.v}[${js(inst.jsonName)}])`;
+      return `AT(${ref.v}${this.member(ref.type.def, inst.jsonName)})`;
     }
     return undefined;
   }
 
   private atomOf(ref: NodeRef): string {
     if (ref.type.kind === "flag") return `AT(${ref.v})`;
-    if (ref.type.kind === "field") return ref.type.def.valueKey === null ? `AT(${ref.v})` : `AT(${ref.v}[${js(ref.type.def.valueKey)}])`;
+    if (ref.type.kind === "field") return ref.type.def.valueKey === null ? `AT(${ref.v})` : `AT(${ref.v}${this.member(ref.type.def, ref.type.def.valueKey)})`;
     throw new Error(`an assembly (${ref.type.def.name}) has no atomic value`);
   }
 
@@ -310,7 +411,7 @@ export class Codegen {
           const def = ref.type.def;
           const instances = def.children.filter((c) => step.names.includes(c.name));
           if (instances.length !== step.names.length) throw new NotApplicable(`target names no existing node: ${def.name} has no child ${step.names.join("|")}`);
-          return `(${instances.map((i) => `HAS(${ref.v}[${js(i.jsonName)}])`).join(" || ")})`;
+          return `(${instances.map((i) => `HAS(${ref.v}${this.member(def, i.jsonName)})`).join(" || ")})`;
         }
         return `${this.helper(expr, ref, "exists")}(${ref.v})`;
       }
@@ -335,7 +436,8 @@ export class Codegen {
         return `SW(${subject}, ${js(String(prefix.value))})`;
       }
       case "has-oscal-namespace": {
-        if (ref.type.kind === "flag" || !ref.type.def.flags.some((f) => f.name === "ns")) {
+        const nsFlag = ref.type.kind === "flag" ? undefined : ref.type.def.flags.find((f) => f.name === "ns");
+        if (ref.type.kind === "flag" || !nsFlag) {
           throw new NotApplicable(`not evaluable: has-oscal-namespace() applied to ${nodeName(ref.type)}, which has no @ns flag (metaschema-java rejects this too)`);
         }
         const namespaces = args.flatMap((a) => (a.type === "sequence" ? a.items : [a])).map((a) => {
@@ -344,7 +446,7 @@ export class Codegen {
         });
         // A missing @ns means the OSCAL namespace.
         const set = this.stringSet(namespaces);
-        const ns = `${ref.v}.ns`;
+        const ns = `${ref.v}${this.member(ref.type.def, nsFlag.jsonName)}`;
         return namespaces.includes(OSCAL_NAMESPACE) ? `(${ns} === undefined || ${set}.has(AS(${ns})))` : `${set}.has(AS(${ns}))`;
       }
       case "doc":
@@ -389,22 +491,23 @@ export class Codegen {
     return node.type.kind === "flag" ? `${node.type.owner.contextPath}/@${node.type.def.name}` : node.type.def.contextPath;
   }
 
-  compileConstraint(unit: CompileUnit, ref: NodeRef): string {
+  compileConstraint(unit: CompileUnit, ref: NodeRef): CompiledConstraint {
     const { constraint: c, rule } = unit;
     const target = parseMetapath(c.target);
     const id = c.nistId ?? c.key;
+    const perNode = (body: (node: NodeRef) => string, reset = "", writes?: string): CompiledConstraint => ({ reset, segments: this.targetSegments(target, ref, body), writes });
     switch (c.kind) {
       case "allowed-values": {
         const values = c.enums.map((e) => e.value);
         const set = this.stringSet(values);
-        return this.emitTarget(target, ref, { path: true }, (node) => {
+        return perNode((node) => {
           const site = this.siteOf(node);
           let sites = this.avSites.get(site);
           if (!sites) this.avSites.set(site, (sites = new Set()));
           sites.add(c);
           const v = this.fresh("v");
           if (this.multiSites.has(site)) return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined) AVU(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}); }`;
-          if (c.allowOther) return ""; // a lone allow-other="yes" constraint can never be violated
+          if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
           return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined && !${set}.has(String(${v}))) REPORT(${rule}, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${id}]"); }`;
         });
       }
@@ -413,41 +516,48 @@ export class Codegen {
         if (c.regex !== undefined) checks.push(`!${this.regex(c.regex, c.key)}.test(s)`);
         if (c.datatype !== undefined) checks.push(`!${this.regex(datatypePattern(c.datatype), c.key)}.test(s)`);
         const expected = [c.regex ? `the pattern ${c.regex}` : "", c.datatype ? `the ${c.datatype} datatype` : ""].filter(Boolean).join(" and ");
-        return this.emitTarget(target, ref, { path: true }, (node) =>
+        return perNode((node) =>
           `{ const v = ${this.atomOf(node)}; if (v !== undefined) { const s = String(v); if (${checks.join(" || ")}) REPORT(${rule}, "Value " + EX(s) + " of ${node.label} does not match ${expected.replace(/"/g, '\\"')} [${id}]"); } }`,
         );
       }
       case "expect": {
         const test = parseMetapath(c.test!);
         const message = c.message ?? `Expected ${c.test} to hold`;
-        return this.emitTarget(target, ref, { path: true }, (node) => `if (!(${this.compileBoolean(test, node)})) REPORT(${rule}, ${js(`${message} (${node.label}) [${id}]`)});`);
+        return perNode((node) => `if (!(${this.compileBoolean(test, node)})) REPORT(${rule}, ${js(`${message} (${node.label}) [${id}]`)});`);
       }
       case "has-cardinality": {
+        // Reports at the context after counting, so it stays one block rather than joining a shared loop.
         const counter = this.state(`C${rule}`, "0");
         const counting = this.emitTarget(target, ref, { path: false }, () => `${counter}++;`);
         const checks: string[] = [];
         if (c.minOccurs !== undefined) checks.push(`if (${counter} < ${c.minOccurs}) REPORT(${rule}, "Expected at least ${c.minOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
         if (c.maxOccurs !== undefined) checks.push(`if (${counter} > ${c.maxOccurs}) REPORT(${rule}, "Expected at most ${c.maxOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
-        return `${counter} = 0;\n${counting}\n${checks.join("\n")}`;
+        return { reset: "", segments: [{ kind: "code", code: `${counter} = 0;\n${counting}\n${checks.join("\n")}` }], writes: undefined };
       }
       case "is-unique": {
         const seen = this.state(`U${rule}`, "null");
         const fields = c.keyFields.map((k) => k.target).join(", ");
-        return `${seen} = null;\n${this.emitTarget(target, ref, { path: true }, (node) =>
-          `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${seen} === null) ${seen} = new Set(); if (${seen}.has(k)) REPORT(${rule}, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${id}]"); else ${seen}.add(k); } }`,
-        )}`;
+        return perNode(
+          (node) =>
+            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${seen} === null) ${seen} = new Set(); if (${seen}.has(k)) REPORT(${rule}, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${id}]"); else ${seen}.add(k); } }`,
+          `${seen} = null;`,
+          seen,
+        );
       }
       case "index": {
         const index = this.indexVar(c.indexName!);
         const fields = c.keyFields.map((k) => k.target).join(", ");
-        return this.emitTarget(target, ref, { path: true }, (node) =>
-          `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${index}.has(k)) REPORT(${rule}, "Duplicate key (${fields}) " + EX(k) + " in index ${c.indexName} [${id}]"); else ${index}.add(k); } }`,
+        return perNode(
+          (node) =>
+            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${index}.has(k)) REPORT(${rule}, "Duplicate key (${fields}) " + EX(k) + " in index ${c.indexName} [${id}]"); else ${index}.add(k); } }`,
+          "",
+          index,
         );
       }
       case "index-has-key": {
         const index = this.indexVar(c.indexName!);
         const fields = c.keyFields.map((k) => k.target).join(", ");
-        return this.emitTarget(target, ref, { path: true }, (node) => {
+        return perNode((node) => {
           const label = `${node.label} (${fields}) refers to a key missing from index ${c.indexName}:`;
           return `{ const ks = ${this.keyExpressions(c, node)}; for (let j = 0; j < ks.length; j++) REF(${rule}, ${index}, ks[j], ${js(label)}); }`;
         });
@@ -455,16 +565,73 @@ export class Codegen {
     }
   }
 
-  /** Constraint code behind its rule switch; a constraint found not applicable is recorded and emits nothing. */
-  private guarded(unit: CompileUnit, ref: NodeRef): string {
-    if (this.notApplicable.has(unit.constraint)) return "";
+  /** The compiled constraint, or undefined (recorded with its reason) when it is not applicable. */
+  private compileApplicable(unit: CompileUnit, ref: NodeRef): CompiledConstraint | undefined {
+    if (this.notApplicable.has(unit.constraint)) return undefined;
+    this.reader = `constraint ${unit.constraint.nistId ?? unit.constraint.key} (${unit.constraint.key})`;
     try {
-      return `if (A[${unit.rule}] === 1) {\n${this.compileConstraint(unit, ref)}\n}`;
+      return this.compileConstraint(unit, ref);
     } catch (error) {
       if (!(error instanceof NotApplicable)) throw new Error(`${unit.constraint.key}: ${error instanceof Error ? error.message : String(error)}`);
       this.notApplicable.set(unit.constraint, error.message);
-      return "";
+      return undefined;
+    } finally {
+      this.reader = "the document walk";
     }
+  }
+
+  /**
+   * The constraints of one context, in order, each behind its rule switch. Consecutive loops over the same child
+   * instance share one pass: per value the bodies still run in constraint order, so every node sees the same
+   * sequence of checks (and findings keep their order); a loop holds one writer of each is-unique set or index,
+   * since which duplicate is reported depends on the order values are added.
+   */
+  private constraintBlocks(units: readonly CompileUnit[], ref: NodeRef): string[] {
+    const blocks: string[] = [];
+    let loop: { resets: string[]; members: { rule: number; segment: LoopSegment }[]; writes: Set<string> } | undefined;
+    const flush = () => {
+      if (loop) blocks.push(this.emitSharedLoop(loop.resets, loop.members));
+      loop = undefined;
+    };
+    this.loopNames = new Map();
+    for (const unit of units) {
+      const compiled = this.compileApplicable(unit, ref);
+      if (!compiled) continue;
+      let reset = compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}`;
+      for (const segment of compiled.segments) {
+        if (segment.kind === "code") {
+          flush();
+          blocks.push(`if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
+        } else {
+          if (!loop || loop.members[0]!.segment.inst !== segment.inst || (compiled.writes !== undefined && loop.writes.has(compiled.writes))) {
+            flush();
+            loop = { resets: [], members: [], writes: new Set() };
+          }
+          if (reset !== "") loop.resets.push(reset);
+          if (compiled.writes !== undefined) loop.writes.add(compiled.writes);
+          loop.members.push({ rule: unit.rule, segment });
+        }
+        reset = "";
+      }
+    }
+    flush();
+    return blocks;
+  }
+
+  private emitSharedLoop(resets: readonly string[], members: readonly { rule: number; segment: LoopSegment }[]): string {
+    const { owner, inst } = members[0]!.segment;
+    const names = this.loopNamesOf(inst);
+    const switches = members.map(() => this.fresh("g"));
+    const declarations = members.map(({ rule, segment }, m) => `const ${switches[m]} = A[${rule}] === 1${segment.guard === undefined ? "" : ` && ${segment.guard}`};`);
+    const loop = this.emitInstanceLoop(
+      "x",
+      owner,
+      inst,
+      { path: true },
+      (_v, container) => members.map(({ segment }, m) => `if (${switches[m]}) { ${container === names.c ? segment.inArray : segment.single} }`).join("\n"),
+      names,
+    );
+    return `{ ${[...resets, ...declarations].join(" ")}\nif (${switches.join(" || ")}) ${loop} }`;
   }
 
   private state(name: string, initial: string): string {
@@ -481,29 +648,59 @@ export class Codegen {
     this.visitNames.set(def, name);
     const ref: NodeRef = { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
     const lines: string[] = [`function ${name}(x, pc, pk) {`, `if (!${this.itemGuard(def, "x")}) return;`];
-    for (const unit of this.byContext.get(def) ?? []) lines.push(this.guarded(unit, ref));
+    lines.push(...this.constraintBlocks(this.byContext.get(def) ?? [], ref));
     for (const flag of def.flags) {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
       const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}` };
-      const body = units.map((unit) => this.guarded(unit, flagRef)).join("\n");
-      lines.push(`{ const f = x[${js(flag.jsonName)}]; if (isAtom(f)) { P[PL++] = ${js(flag.jsonName)};\n${body}\n${ownChecks}\nPL--; } }`);
+      const body = this.constraintBlocks(units, flagRef).join("\n");
+      if (units.length > 0) this.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
+      const read = this.member(def, flag.jsonName);
+      this.reader = "the document walk";
+      lines.push(`{ const f = x${read}; if (isAtom(f)) { P[PL++] = ${js(flag.jsonName)};\n${body}\n${ownChecks}\nPL--; } }`);
     }
     if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
-      const text = def.valueKey === null ? "x" : `x[${js(def.valueKey)}]`;
+      const text = def.valueKey === null ? "x" : `x${this.member(def, def.valueKey)}`;
       lines.push(`if (PARAM_IDS !== null) { ${def.valueKey === null ? "" : `P[PL++] = ${js(def.valueKey)}; `}INSERTS(${text}, ${this.own.insertParam});${def.valueKey === null ? "" : " PL--;"} }`);
     }
     if (def.kind === "assembly") {
-      if (def.name === "parameter" && this.own) lines.push(`if (PARAM_IDS !== null && typeof x.id === "string") PARAM_IDS.add(x.id);`);
+      if (def.name === "parameter" && this.own) lines.push(`if (PARAM_IDS !== null) { const id = x${this.member(def, "id")}; if (typeof id === "string") PARAM_IDS.add(id); }`);
       for (const inst of def.children) {
+        if (!this.subtreeHasWork(inst.def)) continue;
         const visit = this.visitFunction(inst.def);
-        lines.push(this.emitInstanceLoop("x", inst, { path: true }, (v, c, k) => `${visit}(${v}, ${c}, ${k});`));
+        lines.push(this.emitInstanceLoop("x", def, inst, { path: true }, (v, c, k) => `${visit}(${v}, ${c}, ${k});`));
       }
     }
     lines.push("}");
     this.visitBodies.push(lines.join("\n"));
     return name;
+  }
+
+  /** Whether visiting nodes of `def` can do anything: some constraint or rule of ours applies in its subtree. */
+  private subtreeHasWork(def: AssemblyDef | FieldDef): boolean {
+    const memo = this.workMemo.get(def);
+    if (memo !== undefined) return memo;
+    const seen = new Set<AssemblyDef | FieldDef>();
+    const pending = [def];
+    let found = false;
+    while (!found && pending.length > 0) {
+      const current = pending.pop()!;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      found = this.hasLocalWork(current);
+      if (current.kind === "assembly") for (const child of current.children) pending.push(child.def);
+    }
+    this.workMemo.set(def, found);
+    return found;
+  }
+
+  /** Mirrors what visitFunction emits for the node itself (constraints, flag checks, rules of ours). */
+  private hasLocalWork(def: AssemblyDef | FieldDef): boolean {
+    const hasUnits = (d: AssemblyDef | FieldDef | FlagDef) => (this.byContext.get(d) ?? []).length > 0;
+    if (hasUnits(def) || def.flags.some((flag) => hasUnits(flag.def) || this.ownFlagChecks(flag.name, flag.def, def) !== "")) return true;
+    if (!this.own) return false;
+    return def.kind === "field" ? def.asType === "markup-line" || def.asType === "markup-multiline" : def.name === "parameter";
   }
 
   /** Document-wide rules of ours that look at every flag of a given name. */

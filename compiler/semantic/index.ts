@@ -8,6 +8,10 @@ import { OWN_RULES, profileImportConstraint } from "./own-rules.js";
 import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-ids.js";
 import { RUNTIME_HELPERS } from "./runtime-template.js";
 import { SEMANTIC_DTS } from "./declarations.js";
+import { checkJsonNames } from "./json-names.js";
+import { buildPaths } from "../paths.js";
+import { applyPatches, loadPatches } from "../patches.js";
+import { readVerifiedSchemas, type JsonSchema } from "../schema-source.js";
 
 export interface SemanticRuleInfo {
   id: string;
@@ -69,7 +73,23 @@ function describe(c: RawConstraint): string {
   }
 }
 
-export async function emitSemantic(options: { metaschemaDir: string; outDir: string }): Promise<SemanticBuildResult> {
+export interface SemanticBuildOptions {
+  metaschemaDir: string;
+  outDir: string;
+  /** The OSCAL complete JSON schema the JSON names are checked against; by default the verified, patched one of buildPaths(). */
+  completeSchema?: JsonSchema;
+}
+
+/** The complete schema as documents are validated: verified bytes with the documented patches applied. */
+function verifiedCompleteSchema(): JsonSchema {
+  const paths = buildPaths();
+  const source = readVerifiedSchemas(paths.schemaDir, paths.schemaSumsFile);
+  const schema = applyPatches(source.schemas, loadPatches(paths.patchesDir)).get("oscal_complete_schema.json");
+  if (!schema) throw new Error(`oscal_complete_schema.json is not listed in ${paths.schemaSumsFile}`);
+  return schema;
+}
+
+export async function emitSemantic(options: SemanticBuildOptions): Promise<SemanticBuildResult> {
   const { roots, constraints: nist } = loadMetaschema(options.metaschemaDir);
   const profile = roots.get("profile");
   if (!profile) throw new Error("the metaschema defines no profile root");
@@ -99,7 +119,16 @@ export async function emitSemantic(options: { metaschemaDir: string; outDir: str
       notApplicable.set(c, `its index ${c.indexName} is not decidable from one document: ${why}`);
     }
   }
-  const multiSites = new Set([...probe.avSites].filter(([, cs]) => [...cs].filter((c) => !notApplicable.has(c)).length > 1).map(([site]) => site));
+  // A site needs the union check when several constraints reach it and one of them can reject a value;
+  // where every one allows other values, none can ever report.
+  const multiSites = new Set(
+    [...probe.avSites]
+      .filter(([, cs]) => {
+        const applicableHere = [...cs].filter((c) => !notApplicable.has(c));
+        return applicableHere.length > 1 && applicableHere.some((c) => !c.allowOther);
+      })
+      .map(([site]) => site),
+  );
 
   // Rule ids from the committed table; every applicable constraint and own rule must have one.
   const table = readRuleIdTable();
@@ -159,6 +188,7 @@ export async function emitSemantic(options: { metaschemaDir: string; outDir: str
   const gen = new Codegen(byContext, multiSites, own);
   const rootVisits = models.map((m) => `  ${JSON.stringify(m)}: ${gen.visitFunction(roots.get(m)!)},`);
   if (gen.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.notApplicable.keys()].map((c) => c.key).join(", ")}`);
+  checkJsonNames(roots, gen.navigations, options.completeSchema ?? verifiedCompleteSchema());
 
   const { declarations, functions } = gen.code();
   const publicRules = rules.map((r) => ({ id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models }));
@@ -186,7 +216,7 @@ function check(model, doc, active) {
   if (root === undefined || !isObj(doc) || !isObj(doc[model])) return [];
   A = new Uint8Array(rules.length);
   for (let i = 0; i < rules.length; i++) if (active.has(rules[i].id)) A[i] = 1;
-  FINDINGS = []; PL = 0; AVOK = new Map(); AVP = []; REFS = [];
+  FINDINGS = []; PL = 0; AVOK = new Map(); AVP = []; AV_LAST_CONTAINER = null; AV_LAST_KEY = null; REFS = [];
   IX = {};
   for (let i = 0; i < INDEX_NAMES.length; i++) IX[INDEX_NAMES[i]] = new Set();
   IDS = new Set(); UUIDS = new Set(); HREFS = [];
@@ -196,6 +226,7 @@ function check(model, doc, active) {
   AV_FINISH();
   REFS_FINISH();
   HREFS_FINISH(${own.fragmentHref});
+  if (FINDINGS.length === 0) return [];
   const ordered = ORDER(doc, FINDINGS);
   const out = new Array(ordered.length);
   for (let i = 0; i < ordered.length; i++) {

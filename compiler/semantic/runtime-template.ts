@@ -68,28 +68,44 @@ function REPORT_AT(rule, path, message) {
 
 // allowed-values that share a target node: a value passes when any applicable constraint enumerates it,
 // or when every applicable constraint allows other values (Metaschema union semantics). Nodes are
-// identified by (container, key); matches are remembered per key, misses are kept for the final verdict.
+// identified by (container, key); matches are remembered per key, misses are kept for the final verdict
+// (with their path only when the constraint is strict: only strict misses are ever reported).
 let AVOK = null; // key → Set of containers whose value at that key matched some constraint
-let AVP = null; // misses: rule, container, key, value, path
+let AVP = null; // misses: rule, container, key, value, path (null for allow-other constraints)
+let AV_LAST_CONTAINER = null; // the node last recorded as matched: constraints sharing a loop check it in a row
+let AV_LAST_KEY = null;
 function AVU(rule, ok, container, key, value) {
-  let matched = AVOK.get(key);
   if (ok) {
+    if (container === AV_LAST_CONTAINER && key === AV_LAST_KEY) return;
+    AV_LAST_CONTAINER = container;
+    AV_LAST_KEY = key;
+    let matched = AVOK.get(key);
     if (matched === undefined) { matched = new Set(); AVOK.set(key, matched); }
     matched.add(container);
-  } else if (matched === undefined || !matched.has(container)) AVP.push(rule, container, key, value, P.slice(0, PL));
+    return;
+  }
+  const matched = AVOK.get(key);
+  if (matched === undefined || !matched.has(container)) AVP.push(rule, container, key, value, AV_ALLOW_OTHER[rule] ? null : P.slice(0, PL));
 }
 function AV_FINISH() {
-  const misses = new Map(); // container → key → { rules, value, path }
+  // Nodes with an unmatched strict miss, then every constraint that missed them (in the order they ran).
+  let misses = null; // container → key → { rules, value, path }
   for (let i = 0; i < AVP.length; i += 5) {
+    if (AVP[i + 4] === null) continue;
     const container = AVP[i + 1];
     const key = AVP[i + 2];
     const matched = AVOK.get(key);
     if (matched !== undefined && matched.has(container)) continue;
+    if (misses === null) misses = new Map();
     let byKey = misses.get(container);
     if (byKey === undefined) { byKey = new Map(); misses.set(container, byKey); }
-    let miss = byKey.get(key);
-    if (miss === undefined) { miss = { rules: [], value: AVP[i + 3], path: AVP[i + 4] }; byKey.set(key, miss); }
-    if (miss.rules.indexOf(AVP[i]) < 0) miss.rules.push(AVP[i]);
+    if (!byKey.has(key)) byKey.set(key, { rules: [], value: AVP[i + 3], path: AVP[i + 4] });
+  }
+  if (misses === null) return;
+  for (let i = 0; i < AVP.length; i += 5) {
+    const byKey = misses.get(AVP[i + 1]);
+    const miss = byKey === undefined ? undefined : byKey.get(AVP[i + 2]);
+    if (miss !== undefined && miss.rules.indexOf(AVP[i]) < 0) miss.rules.push(AVP[i]);
   }
   for (const byKey of misses.values()) {
     for (const miss of byKey.values()) {
@@ -102,7 +118,6 @@ function AV_FINISH() {
         allowed = allowed.concat(AV_VALUES[r]);
         ids.push(SOURCE[r]);
       }
-      if (strict < 0) continue;
       allowed = Array.from(new Set(allowed)).sort();
       REPORT_AT(strict, miss.path, "Value " + EX(miss.value) + " is not allowed for " + AV_TARGET[strict] + "; allowed: " + LIST(allowed) + " [" + ids.join(", ") + "]");
     }
