@@ -12,11 +12,15 @@ const USAGE = `Usage:
   oscal-keys list                       list keys (id, label, created, revoked); never the secret
   oscal-keys revoke <id>                revoke a key; a running service refuses it within about a second
 
-Keys live in Redis when REDIS_URL is set (REDIS_TIMEOUT_MS applies), else in KEYS_FILE (default ./.data/keys.json).`;
+Keys live in Redis when REDIS_URL is set (REDIS_TIMEOUT_MS applies), else in KEYS_FILE (default ./.data/keys.json).
+Exit status: 0 done, 1 the store failed or has no such key, 2 usage error.`;
 
-function fail(message: string): never {
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+function fail(message: string, status = EXIT_USAGE): never {
   process.stderr.write(`oscal-keys: ${message}\n`);
-  process.exit(2);
+  process.exit(status);
 }
 
 async function main(args: string[]): Promise<void> {
@@ -57,7 +61,7 @@ async function run(store: KeyStore, location: string, args: string[]): Promise<v
     case "revoke": {
       const id = rest[0];
       if (rest.length !== 1 || !KEY_ID_PATTERN.test(id!)) fail(`revoke takes one key id (16 hex digits, as shown by list)\n${USAGE}`);
-      if (!(await store.revoke(id!, new Date().toISOString()))) fail(`no key with id ${id}`);
+      if (!(await store.revoke(id!, new Date().toISOString()))) fail(`no key with id ${id}`, EXIT_FAILED);
       process.stderr.write(`Revoked key ${id}.\n`);
       return;
     }
@@ -71,4 +75,9 @@ async function run(store: KeyStore, location: string, args: string[]): Promise<v
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+// Exits explicitly once output is flushed: with a command timeout set, ioredis leaves timers behind after quit
+// (redis/ioredis#1535) that would otherwise hold the process for the whole timeout.
+main(process.argv.slice(2)).then(
+  () => process.stdout.write("", () => process.exit(0)),
+  (error: unknown) => fail(error instanceof Error ? error.message : String(error), EXIT_FAILED),
+);

@@ -56,7 +56,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
   });
 
   it("creates, uses, lists and revokes a key with oscal-keys", async () => {
-    const created = await oscalKeys(keysFile, "create", "--label", "ci pipeline");
+    const created = await oscalKeys({ KEYS_FILE: keysFile }, "create", "--label", "ci pipeline");
     const lines = created.stdout.split("\n").filter((line) => line !== "");
     expect(lines).toHaveLength(1);
     const key = lines[0]!;
@@ -70,7 +70,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
     expect(accepted.headers.get("ratelimit-limit")).toBe("4");
     expect(accepted.headers.get("ratelimit-policy")).toBe("5;w=60, 4;w=86400");
 
-    const listed = await oscalKeys(keysFile, "list");
+    const listed = await oscalKeys({ KEYS_FILE: keysFile }, "list");
     const id = key.slice("sk_oscal_".length, "sk_oscal_".length + 16);
     expect(listed.stdout).toContain(id);
     expect(listed.stdout).toContain("ci pipeline");
@@ -79,8 +79,8 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
     const tampered = `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
     expect((await validate({ Authorization: `Bearer ${tampered}` })).status).toBe(401);
 
-    await oscalKeys(keysFile, "revoke", id);
-    expect((await oscalKeys(keysFile, "list")).stdout).toMatch(new RegExp(`${id}\\tci pipeline\\t\\S+\\t\\d{4}-`));
+    await oscalKeys({ KEYS_FILE: keysFile }, "revoke", id);
+    expect((await oscalKeys({ KEYS_FILE: keysFile }, "list")).stdout).toMatch(new RegExp(`${id}\\tci pipeline\\t\\S+\\t\\d{4}-`));
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const refused = await validate({ Authorization: `Bearer ${key}` });
     expect(refused.status).toBe(401);
@@ -88,7 +88,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
   });
 
   it("enforces the per-key limits, independent of the client address", async () => {
-    const { stdout } = await oscalKeys(keysFile, "create");
+    const { stdout } = await oscalKeys({ KEYS_FILE: keysFile }, "create");
     const key = stdout.trim();
     // The service re-checks the key file at most once a second.
     await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -98,7 +98,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
   });
 
   it("answers 503 ERR_KEY_SERVICE_UNAVAILABLE with Retry-After when keys cannot be verified, and keeps anonymous access", async () => {
-    const { stdout } = await oscalKeys(keysFile, "create");
+    const { stdout } = await oscalKeys({ KEYS_FILE: keysFile }, "create");
     writeFileSync(keysFile, "{ this is not a key store");
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const refused = await validate({ Authorization: `Bearer ${stdout.trim()}` });
@@ -109,7 +109,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
   });
 
   it("rejects wrong oscal-keys usage", async () => {
-    await expect(oscalKeys(keysFile, "revoke", "not-an-id")).rejects.toMatchObject({ code: 2 });
-    await expect(oscalKeys(keysFile, "frobnicate")).rejects.toMatchObject({ code: 2 });
+    await expect(oscalKeys({ KEYS_FILE: keysFile }, "revoke", "not-an-id")).rejects.toMatchObject({ code: 2 });
+    await expect(oscalKeys({ KEYS_FILE: keysFile }, "frobnicate")).rejects.toMatchObject({ code: 2 });
   });
 });

@@ -3,7 +3,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 
 export const SHARED_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -43,8 +46,16 @@ export interface PrivateRedis {
   resume(): void;
 }
 
-export async function privateRedis(): Promise<PrivateRedis> {
+/**
+ * A redis-server of the test's own on a free port. `persistent` keeps its data across kill() and start() (an
+ * append-only file written on every command, as a production server that restarts after a crash); otherwise a
+ * restart begins empty.
+ */
+export async function privateRedis({ persistent = false } = {}): Promise<PrivateRedis> {
   const port = await freePort();
+  const persistence = persistent
+    ? ["--dir", mkdtempSync(join(tmpdir(), "oscal-redis-")), "--appendonly", "yes", "--appendfsync", "always"]
+    : ["--appendonly", "no"];
   let child: ChildProcess | undefined;
 
   async function kill(): Promise<void> {
@@ -55,7 +66,7 @@ export async function privateRedis(): Promise<PrivateRedis> {
   }
 
   async function start(): Promise<void> {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], {
       stdio: "ignore",
     });
     await untilAnswering(port);

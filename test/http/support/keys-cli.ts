@@ -1,4 +1,4 @@
-// Runs the real `oscal-keys` CLI (dist/runtime/cli/oscal-keys.js) against a given key file.
+// Runs the real `oscal-keys` CLI (dist/runtime/cli/oscal-keys.js) against a given store: a key file or a Redis server.
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -6,6 +6,8 @@ import { REPO_ROOT } from "./service.js";
 
 const run = promisify(execFile);
 
-export async function oscalKeys(keysFile: string, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, [join(REPO_ROOT, "dist/runtime/cli/oscal-keys.js"), ...args], { env: { ...process.env, KEYS_FILE: keysFile } });
+export type KeyStoreEnv = { KEYS_FILE: string } | { REDIS_URL: string };
+
+export async function oscalKeys(store: KeyStoreEnv, ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, [join(REPO_ROOT, "dist/runtime/cli/oscal-keys.js"), ...args], { env: { ...process.env, ...store } });
 }
