@@ -1,54 +1,18 @@
 // Schema-level validation of the full SP 800-53 rev5 catalog against the floor (UTF-8 decode + JSON.parse), against
 // what users do today (Ajv compiling the schema at run time) and against an independent validator, plus a cold CLI run.
 // Run with `npx tsx bench/core.ts`; OSCAL_BENCH_DOCUMENT picks another document, OSCAL_BENCH_RUNS the number of runs.
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { validateBytes } from "../runtime/core/validate.js";
 import { corpusDir, repoRoot } from "../test/helpers/corpus.js";
 import { patchedModelSchemas } from "../test/helpers/patched-schemas.js";
+import { measure, timeSpawns, type Timing } from "./timing.js";
 
 const AjvClass = Ajv.default ?? Ajv;
 const addFormatsTo = addFormats.default ?? addFormats;
-
-export interface Timing {
-  median: number;
-  p99: number;
-}
-
-export function summarize(samples: readonly number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (quantile: number) => sorted[Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)]!;
-  return { median: at(0.5), p99: at(0.99) };
-}
-
-/** Times `run` after `warmUp` untimed calls; `run` may report the duration of a part of itself through `lap`. */
-function measure(runs: number, warmUp: number, run: (lap: (ms: number) => void) => void): { whole: Timing; lap: Timing } {
-  const whole: number[] = [];
-  const laps: number[] = [];
-  for (let i = 0; i < warmUp + runs; i++) {
-    const started = performance.now();
-    run((ms) => i >= warmUp && laps.push(ms));
-    if (i >= warmUp) whole.push(performance.now() - started);
-  }
-  return { whole: summarize(whole), lap: summarize(laps.length > 0 ? laps : [Number.NaN]) };
-}
-
-/** Wall time of `count` spawns of a fresh process; fails loudly if a run exits with a status other than `expectedStatus`. */
-export function timeSpawns(count: number, args: readonly string[], expectedStatus = 0): Timing {
-  const samples: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-    samples.push(performance.now() - started);
-    if (result.status !== expectedStatus) throw new Error(`node ${args.join(" ")} exited with ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
-  }
-  return summarize(samples);
-}
 
 function main(): void {
   const documentFile = process.env.OSCAL_BENCH_DOCUMENT ?? path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
@@ -100,4 +64,4 @@ function main(): void {
   console.log(`goals: (b) at most 1.5x the floor: ${(ours.median / floor.median).toFixed(2)}x; cold CLI under 300 ms: ${cliCold ? `${cliCold.median.toFixed(0)} ms` : "not measured"}`);
 }
 
-if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) main();
+main();

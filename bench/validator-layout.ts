@@ -14,7 +14,7 @@ import { MODEL_NAMES, type ModelName } from "../compiler/models.js";
 import { validationCopy } from "../compiler/schema-walk.js";
 import { corpusDir, repoRoot } from "../test/helpers/corpus.js";
 import { patchedSchemas } from "../test/helpers/patched-schemas.js";
-import { summarize, type Timing } from "./core.js";
+import { summarize, type Timing } from "./timing.js";
 
 const AjvClass = Ajv.default ?? Ajv;
 const addFormatsTo = addFormats.default ?? addFormats;

@@ -1,4 +1,5 @@
 // Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
+import { asciiJsonText } from "./json-text.js";
 import { locateSyntaxError } from "./json-syntax.js";
 
 export type BodyErrorCode = "ERR_INVALID_UTF8" | "ERR_INVALID_JSON" | "ERR_UNKNOWN_MODEL" | "ERR_PAYLOAD_TOO_LARGE";
@@ -17,6 +18,14 @@ export type ParsedBody = { ok: true; document: unknown } | { ok: false; error: B
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export function parseBody(bytes: Uint8Array): ParsedBody {
+  const asciiText = asciiJsonText(bytes);
+  if (asciiText !== undefined) {
+    try {
+      return { ok: true, document: JSON.parse(asciiText) };
+    } catch {
+      // Not JSON: decode properly below, so that the error's line and column count the document's own characters.
+    }
+  }
   let text: string;
   try {
     text = utf8.decode(bytes);

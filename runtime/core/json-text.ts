@@ -1,0 +1,119 @@
+// The text JSON.parse reads, made so that V8 holds it at one byte per character. Decoding UTF-8 to a JavaScript string
+// costs as much as parsing it whenever a document has a single non-ASCII character (the whole string becomes UTF-16),
+// and JSON.parse is slower on such strings too. Instead, ASCII stretches are taken byte for byte (a latin1 view, no
+// transcoding) and each non-ASCII character becomes a \uXXXX escape, which JSON.parse reads back to the same string
+// value. Outside strings a non-ASCII character is invalid JSON either way, so the verdict does not change; only error
+// positions would, which is why callers locate syntax errors on the properly decoded text. The one place an escape
+// would change the verdict, a non-ASCII character right after a backslash, is left to the decoder.
+import { Buffer, isAscii, isUtf8 } from "node:buffer";
+
+// Non-ASCII characters are rare and clustered: large blocks find them, and only the small blocks that hold one are
+// rewritten byte by byte.
+const OUTER_BLOCK_BYTES = 64 * 1024;
+const INNER_BLOCK_BYTES = 1024;
+const HEX = "0123456789abcdef";
+const KEPT_OUTPUT_BYTES = 8 * 1024 * 1024;
+let keptOutput = Buffer.alloc(0);
+// UTF-8 decoding of pure ASCII takes V8's one-byte fast path.
+const asciiDecoder = new TextDecoder("utf-8");
+
+/**
+ * A one-byte JSON text equivalent to `bytes` for JSON.parse, or undefined when this shortcut does not apply (not
+ * well-formed UTF-8, or a non-ASCII character after a backslash): decode the bytes then.
+ */
+export function asciiJsonText(bytes: Uint8Array): string | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const start = hasByteOrderMark(bytes) ? 3 : 0;
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isAscii(bytes.subarray(start))) return heapAscii(bytes.subarray(start));
+
+  // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
+  const blocks: number[] = [];
+  collectBlocks(bytes, start, bytes.length, OUTER_BLOCK_BYTES, blocks);
+  let outputBound = 0;
+  // An escaped block grows at most 6-fold (a 4-byte character becomes two 6-byte escapes).
+  for (let b = 0; b < blocks.length; b += 3) outputBound += (blocks[b + 1]! - blocks[b]!) * (blocks[b + 2] ? 6 : 1);
+  const output = outputBuffer(outputBound);
+  let written = 0;
+  for (let b = 0; b < blocks.length; b += 3) {
+    const [from, to, escaped] = [blocks[b]!, blocks[b + 1]!, blocks[b + 2]!];
+    if (!escaped) written += input.copy(output, written, from, to);
+    else {
+      written = escapeNonAscii(bytes, from, to, output, written);
+      if (written < 0) return undefined;
+    }
+  }
+  return heapAscii(output.subarray(0, written));
+}
+
+/**
+ * ASCII bytes as a one-byte string on V8's heap. Buffer#toString("latin1") is faster but makes strings over about 1 MB
+ * external, and external memory brings on a full garbage collection every few large documents.
+ */
+function heapAscii(bytes: Uint8Array): string {
+  return asciiDecoder.decode(bytes);
+}
+
+function collectBlocks(bytes: Uint8Array, from: number, to: number, size: number, blocks: number[]): void {
+  for (let blockStart = from; blockStart < to; ) {
+    let blockEnd = Math.min(blockStart + size, to);
+    while (blockEnd < to && (bytes[blockEnd]! & 0xc0) === 0x80) blockEnd++; // past continuation bytes (10xxxxxx)
+    if (isAscii(bytes.subarray(blockStart, blockEnd))) blocks.push(blockStart, blockEnd, 0);
+    else if (size > INNER_BLOCK_BYTES) collectBlocks(bytes, blockStart, blockEnd, INNER_BLOCK_BYTES, blocks);
+    else blocks.push(blockStart, blockEnd, 1);
+    blockStart = blockEnd;
+  }
+}
+
+/**
+ * A fresh Buffer per document is external memory, which also brings on full collections; one kept for documents of
+ * ordinary size avoids that without holding on to the memory of an exceptionally large one.
+ */
+function outputBuffer(size: number): Buffer {
+  if (size > KEPT_OUTPUT_BYTES) return Buffer.allocUnsafe(size);
+  if (keptOutput.length < size) keptOutput = Buffer.allocUnsafe(Math.max(size, Math.min(KEPT_OUTPUT_BYTES, keptOutput.length * 2)));
+  return keptOutput;
+}
+
+function hasByteOrderMark(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+/**
+ * Writes bytes[from, to), well-formed UTF-8, into `out` at `at` as ASCII with \uXXXX escapes (surrogate pairs above
+ * U+FFFF). Returns the end of what it wrote, or -1 for a non-ASCII character right after a backslash.
+ */
+function escapeNonAscii(bytes: Uint8Array, from: number, to: number, out: Buffer, at: number): number {
+  let written = at;
+  const escape = (unit: number): void => {
+    out[written++] = 0x5c; // backslash
+    out[written++] = 0x75; // u
+    for (let shift = 12; shift >= 0; shift -= 4) out[written++] = HEX.charCodeAt((unit >> shift) & 0xf);
+  };
+  for (let i = from; i < to; ) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      out[written++] = lead;
+      i++;
+      continue;
+    }
+    if (i > 0 && bytes[i - 1] === 0x5c) return -1;
+    let codePoint: number;
+    if (lead < 0xe0) {
+      codePoint = ((lead & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
+      i += 2;
+    } else if (lead < 0xf0) {
+      codePoint = ((lead & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
+      i += 3;
+    } else {
+      codePoint = ((lead & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
+      i += 4;
+    }
+    if (codePoint < 0x10000) escape(codePoint);
+    else {
+      escape(0xd800 + ((codePoint - 0x10000) >> 10));
+      escape(0xdc00 + ((codePoint - 0x10000) & 0x3ff));
+    }
+  }
+  return written;
+}

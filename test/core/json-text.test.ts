@@ -1,0 +1,62 @@
+// The one-byte JSON text must parse to exactly what the decoded document parses to, and must never turn invalid JSON
+// into valid JSON; errors are still located on the document's own characters.
+import { readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { describe, expect, it } from "vitest";
+import { parseBody } from "../../runtime/core/body.js";
+import { asciiJsonText } from "../../runtime/core/json-text.js";
+import { listCorpus } from "../helpers/corpus.js";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decodedParse = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+
+/** Text whose non-ASCII characters (2, 3 and 4 UTF-8 bytes) fall on and around the 1 KiB and 64 KiB block edges. */
+function straddlingDocument(): string {
+  const characters = ["é", "’", "€", "😀", "𝔘"];
+  const values: string[] = [];
+  for (const edge of [1024, 2048, 65_536, 131_072]) {
+    for (let shift = -4; shift <= 4; shift++) {
+      const prefix = `{"v":["`.length;
+      const padding = "a".repeat(Math.max(0, edge + shift - prefix - values.join('","').length - 3));
+      values.push(padding + characters[(edge + shift) % characters.length]!);
+    }
+  }
+  return JSON.stringify({ v: values, "clé 😀": "ünïcödé", ascii: "plain" });
+}
+
+describe("one-byte JSON text", () => {
+  it("parses to the same values as the decoded text, for characters of every UTF-8 length at block edges", () => {
+    const bytes = encode(straddlingDocument());
+    expect(/[^\x00-\x7f]/.test(asciiJsonText(bytes)!)).toBe(false);
+    expect(JSON.parse(asciiJsonText(bytes)!)).toEqual(decodedParse(bytes));
+  });
+
+  it("parses every corpus document that holds non-ASCII characters to the same values", () => {
+    let nonAscii = 0;
+    for (const document of listCorpus()) {
+      const bytes = new Uint8Array(readFileSync(document.absolutePath));
+      if (bytes.every((byte) => byte < 0x80)) continue;
+      nonAscii++;
+      expect(isDeepStrictEqual(JSON.parse(asciiJsonText(bytes)!), decodedParse(bytes)), document.file).toBe(true);
+    }
+    expect(nonAscii).toBeGreaterThan(10);
+  });
+
+  it("drops a byte-order mark", () => {
+    expect(asciiJsonText(new Uint8Array([0xef, 0xbb, 0xbf, ...encode('{"a":"é"}')]))).toBe('{"a":"\\u00e9"}');
+  });
+
+  it("does not apply to bytes that are not UTF-8, nor to a non-ASCII character after a backslash", () => {
+    expect(asciiJsonText(new Uint8Array([0x22, 0xc3, 0x28, 0x22]))).toBeUndefined();
+    expect(asciiJsonText(encode('{"a":"\\é"}'))).toBeUndefined();
+  });
+
+  it.each([
+    ["a non-ASCII character after a backslash", '{\n  "a": "x\\é"\n}', 2, 10],
+    ["a non-ASCII character outside strings", '{\n  "a": é\n}', 2, 8],
+    // Columns count UTF-16 code units, as editors do: 😀 takes two.
+    ["an error after non-ASCII characters", '{"é€😀": 1,,}', 1, 12],
+  ])("keeps %s invalid, located on the document's characters", (_, text, line, column) => {
+    expect(parseBody(encode(text))).toEqual({ ok: false, error: expect.objectContaining({ code: "ERR_INVALID_JSON", line, column }) });
+  });
+});
