@@ -1,9 +1,10 @@
 // The text JSON.parse reads, made so that V8 holds it at one byte per character. Decoding UTF-8 to a JavaScript string
 // costs as much as parsing it whenever a document has a single non-ASCII character (the whole string becomes UTF-16),
 // and JSON.parse is slower on such strings too. Instead, ASCII stretches are copied as they are and each non-ASCII
-// character becomes a \uXXXX escape, which JSON.parse reads back to the same string value. Outside strings a non-ASCII character is invalid JSON either way, so the verdict does not change; only error
-// positions would, which is why callers locate syntax errors on the properly decoded text. The one place an escape
-// would change the verdict, a non-ASCII character right after a backslash, is left to the decoder.
+// character becomes a \uXXXX escape, which JSON.parse reads back to the same string value. Outside strings a
+// non-ASCII character is invalid JSON either way, so the verdict does not change; only error positions would, which is
+// why callers locate syntax errors on the properly decoded text. The one place an escape would change the verdict, a
+// non-ASCII character right after a backslash, is left to the decoder.
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
 
 // Non-ASCII characters are rare and clustered: large blocks find them, and only the small blocks that hold one are
