@@ -713,7 +713,8 @@ IDS.add(String(f));`;
     if (flagName === "id") return "IDS.add(String(f));";
     // A profile import's "#uuid" is checked by the more specific profile-import rule.
     if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
-      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) HREFS.push(f.slice(1), P.slice(0, PL));`;
+      // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk.
+      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!IDS.has(fragment)) HREFS.push(fragment, P.slice(0, PL)); }`;
     }
     return "";
   }
