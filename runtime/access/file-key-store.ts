@@ -1,7 +1,8 @@
 // The embedded key store: one JSON file shared by `oscal-keys` and the service. Writes are atomic (temporary file, then
 // rename), and a reader re-checks the file's identity at most once per `recheckMs`, so a key revoked by the CLI is
-// refused by a running service within about a second, without a restart.
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+// refused by a running service within about a second, without a restart. Writers (several `oscal-keys` runs at once)
+// take turns through a lock file, so that none of them overwrites a key another has just added.
+import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
 import { AccessServiceUnavailable, type ApiKeyRecord, type KeyStore } from "./contracts.js";
@@ -9,6 +10,11 @@ import { AccessServiceUnavailable, type ApiKeyRecord, type KeyStore } from "./co
 interface KeyFile {
   keys: ApiKeyRecord[];
 }
+
+const LOCK_RETRY_MS = 10;
+const LOCK_WAIT_MS = 10_000;
+/** A write takes milliseconds: a lock this old was left by a writer that died, and is taken over. */
+const STALE_LOCK_MS = 30_000;
 
 export class FileKeyStore implements KeyStore {
   private records = new Map<string, ApiKeyRecord>();
@@ -30,20 +36,20 @@ export class FileKeyStore implements KeyStore {
     return (await this.readFresh()).keys;
   }
 
-  async add(record: ApiKeyRecord): Promise<void> {
-    const file = await this.readFresh();
-    if (file.keys.some((existing) => existing.id === record.id)) throw new Error(`A key with id ${record.id} already exists.`);
-    file.keys.push(record);
-    await this.write(file);
+  add(record: ApiKeyRecord): Promise<void> {
+    return this.update((file) => {
+      if (file.keys.some((existing) => existing.id === record.id)) throw new Error(`A key with id ${record.id} already exists.`);
+      file.keys.push(record);
+      return undefined;
+    });
   }
 
-  async revoke(id: string, at: string): Promise<boolean> {
-    const file = await this.readFresh();
-    const record = file.keys.find((existing) => existing.id === id);
-    if (record === undefined) return false;
-    record.revokedAt ??= at;
-    await this.write(file);
-    return true;
+  revoke(id: string, at: string): Promise<boolean> {
+    return this.update((file) => {
+      const record = file.keys.find((existing) => existing.id === id);
+      if (record !== undefined) record.revokedAt ??= at;
+      return record !== undefined;
+    });
   }
 
   close(): Promise<void> {
@@ -92,8 +98,38 @@ export class FileKeyStore implements KeyStore {
     }
   }
 
-  private async write(file: KeyFile): Promise<void> {
+  /** Reads, changes and writes the file under the write lock; `change` returns false when there is nothing to write. */
+  private async update<T>(change: (file: KeyFile) => T): Promise<T> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const release = await this.lock();
+    try {
+      const file = await this.readFresh();
+      const result = change(file);
+      if (result !== false) await this.write(file);
+      return result;
+    } finally {
+      await release();
+    }
+  }
+
+  private async lock(): Promise<() => Promise<void>> {
+    const lockPath = `${this.path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        await writeFile(lockPath, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
+        return () => unlink(lockPath).catch(() => undefined);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new AccessServiceUnavailable(`Cannot lock the key file: ${(error as Error).message}`);
+      }
+      const age = await stat(lockPath).then((info) => Date.now() - info.mtimeMs, () => 0);
+      if (age > STALE_LOCK_MS) await unlink(lockPath).catch(() => undefined);
+      else if (Date.now() > deadline) throw new AccessServiceUnavailable(`The key file is locked by another writer (${lockPath}).`);
+      else await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
+  }
+
+  private async write(file: KeyFile): Promise<void> {
     const temporary = `${this.path}.${randomBytes(6).toString("hex")}.tmp`;
     await writeFile(temporary, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flag: "wx" });
     await rename(temporary, this.path);

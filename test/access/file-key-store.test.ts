@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +33,28 @@ describe("FileKeyStore", () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect((await service.get(record.id))?.revokedAt).toBe("2025-01-01T00:00:00.000Z");
     expect(await cli.revoke("0000000000000000", "2025-01-01T00:00:00.000Z")).toBe(false);
+  });
+
+  it("loses no key when several writers (one store each, as separate oscal-keys runs) add and revoke at once", async () => {
+    const path = tempFile();
+    const created = Array.from({ length: 12 }, (_, i) => createApiKey(`writer ${i}`).record);
+    await Promise.all(created.map((record) => new FileKeyStore(path).add(record)));
+    expect((await new FileKeyStore(path).list()).map((record) => record.id).sort()).toEqual(created.map((record) => record.id).sort());
+
+    const at = "2026-03-01T00:00:00.000Z";
+    await Promise.all(created.map((record) => new FileKeyStore(path).revoke(record.id, at)));
+    expect((await new FileKeyStore(path).list()).every((record) => record.revokedAt === at)).toBe(true);
+    expect(readdirSync(join(path, ".."))).toEqual(["keys.json"]);
+  });
+
+  it("takes over a write lock left behind by a writer that died", async () => {
+    const path = tempFile();
+    await new FileKeyStore(path).add(createApiKey("before").record);
+    writeFileSync(`${path}.lock`, "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, old, old);
+    await new FileKeyStore(path).add(createApiKey("after").record);
+    expect(await new FileKeyStore(path).list()).toHaveLength(2);
   });
 
   it("keeps the first revocation time and refuses duplicate ids", async () => {
