@@ -53,14 +53,21 @@ describe("instances sharing one Redis", () => {
     await redis.kill();
   });
 
-  describe("per-minute key budget", () => {
+  /** Two instances for the enclosing describe block, with the given key limits. */
+  function useInstances(keyRatePerMinute: number, keyRatePerDay: number): () => Instances {
     let instances: Instances;
     beforeAll(async () => {
-      instances = await startInstances(redis, 30, 10_000);
+      instances = await startInstances(redis, keyRatePerMinute, keyRatePerDay);
     });
     afterAll(() => instances.stop());
+    return () => instances;
+  }
+
+  describe("per-minute key budget", () => {
+    const running = useInstances(30, 10_000);
 
     it("lets exactly the limit through when requests on one key race across instances", async () => {
+      const instances = running();
       const { bearer } = await createKey(redis, "race");
       const responses = await Promise.all(Array.from({ length: 80 }, (_, i) => instances.validate(i, bearer)));
       expect(statusCounts(responses)).toEqual({ 200: 30, 429: 50 });
@@ -78,6 +85,7 @@ describe("instances sharing one Redis", () => {
     });
 
     it("sees keys listed and revoked through the CLI on every instance", async () => {
+      const instances = running();
       const { key, bearer } = await createKey(redis, "revoke me");
       const id = key.slice("sk_oscal_".length, "sk_oscal_".length + 16);
       for (let i = 0; i < instances.all.length; i++) expect((await instances.validate(i, bearer)).status).toBe(200);
@@ -92,6 +100,7 @@ describe("instances sharing one Redis", () => {
     });
 
     it("answers keyed requests 503 with Retry-After while Redis is down, serves anonymous ones, and recovers without a restart", async () => {
+      const instances = running();
       const { bearer } = await createKey(redis, "outage");
       for (let i = 0; i < instances.all.length; i++) expect((await instances.validate(i, bearer)).status).toBe(200);
 
@@ -115,13 +124,10 @@ describe("instances sharing one Redis", () => {
   });
 
   describe("daily key budget", () => {
-    let instances: Instances;
-    beforeAll(async () => {
-      instances = await startInstances(redis, 1000, 25);
-    });
-    afterAll(() => instances.stop());
+    const running = useInstances(1000, 25);
 
     it("refuses past the daily limit across instances until the next UTC midnight", async () => {
+      const instances = running();
       const { bearer } = await createKey(redis, "daily");
       const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => instances.validate(i, bearer)));
       expect(statusCounts(responses)).toEqual({ 200: 25, 429: 15 });
