@@ -8,6 +8,8 @@ export interface BodyError {
   code: BodyErrorCode;
   /** Safe to show: never quotes the document. */
   detail: string;
+  /** A next step specific to this cause, where the code's general one would not help. */
+  resolution?: string;
   line?: number;
   column?: number;
 }

@@ -88,6 +88,7 @@ export function validateDocument(document: unknown, options: ValidateOptions = {
 const TOO_DEEP: BodyError = {
   code: "ERR_PAYLOAD_TOO_LARGE",
   detail: "The document nests too deeply to be validated (OSCAL documents nest a few dozen levels; this one nests thousands).",
+  resolution: "Restructure the document so that groups, controls and parts nest at most a few hundred levels deep.",
 };
 
 export function validateParsed(document: unknown, options: ResolvedOptions, started = performance.now()): ValidationOutcome {

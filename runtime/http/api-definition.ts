@@ -101,7 +101,7 @@ export const PROBLEMS = {
   ERR_PAYLOAD_TOO_LARGE: {
     status: 413,
     title: "Payload too large",
-    condition: "The raw request body is over the raw limit, or the gzip-decoded body is over the decompressed limit.",
+    condition: "The raw request body is over the raw limit, the gzip-decoded body is over the decompressed limit, or the document nests thousands of levels deep (deeper than the validators follow; real OSCAL nests a few dozen).",
     resolution: "Send a smaller document; compress large documents with gzip (Content-Encoding: gzip).",
   },
   ERR_UNSUPPORTED_MEDIA_TYPE: {

@@ -124,12 +124,16 @@ class ReadinessExchange implements BodySink {
 
 type Refusal = { code: ProblemCode; detail: string };
 
+const KEYED_RATE_LIMIT_RESOLUTION = "Wait the number of seconds given in Retry-After; the key's allowance is per minute and per day.";
+const AT_CAPACITY_RESOLUTION = "Retry after the number of seconds given in Retry-After; the service is holding as many documents as it can.";
+
 /** One POST to the validate endpoint, from its head to its answer. */
 class ValidateExchange implements BodySink {
   readonly response: Promise<OutgoingResponse>;
   private readonly startedMs = performance.now();
   private readonly reader: BodyReader | undefined;
   private aborted = false;
+  private readonly keyed: boolean;
 
   constructor(
     private readonly handler: ServiceHandler,
@@ -138,6 +142,7 @@ class ValidateExchange implements BodySink {
   ) {
     // Everything the head says is read now: the head is only valid during `begin`.
     const authorization = head.header("authorization");
+    this.keyed = authorization !== "";
     const client = authorization === "" ? clientAddress(head.remoteAddress(), head.header("x-forwarded-for"), parts.trustedProxyHops) : "";
     const admission = parts.access.admit(authorization, client, Date.now());
     const query = parseValidateQuery(head.query);
@@ -191,15 +196,18 @@ class ValidateExchange implements BodySink {
       this.reader?.abort();
       const retryAfter = String(decision.rate.retryAfterSeconds ?? decision.rate.resetSeconds);
       const detail = `Rate limit of ${decision.rate.limit} requests exceeded; retry in ${retryAfter} s.`;
-      return this.finish(problems.problem("ERR_RATE_LIMITED", { detail, headers: [...rateHeaders, "Retry-After", retryAfter] }), "ERR_RATE_LIMITED");
+      const resolution = this.keyed ? KEYED_RATE_LIMIT_RESOLUTION : undefined;
+      return this.finish(problems.problem("ERR_RATE_LIMITED", { detail, resolution, headers: [...rateHeaders, "Retry-After", retryAfter] }), "ERR_RATE_LIMITED");
     }
     if (refusal !== undefined) return this.finish(problems.problem(refusal.code, { detail: refusal.detail, headers: rateHeaders }), refusal.code);
 
     const body = await this.reader!.result;
     if (this.aborted) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
     if (!body.ok) {
-      const headers = body.code === "ERR_RATE_LIMITED" ? [...rateHeaders, "Retry-After", String(RETRY_AFTER_SECONDS.atCapacity)] : rateHeaders;
-      return this.finish(problems.problem(body.code, { detail: body.detail, headers }), body.code);
+      const atCapacity = body.code === "ERR_RATE_LIMITED";
+      const headers = atCapacity ? [...rateHeaders, "Retry-After", String(RETRY_AFTER_SECONDS.atCapacity)] : rateHeaders;
+      const resolution = atCapacity ? AT_CAPACITY_RESOLUTION : undefined;
+      return this.finish(problems.problem(body.code, { detail: body.detail, resolution, headers }), body.code);
     }
     const sizeBytes = body.bytes.byteLength;
     let answer: ValidationAnswer;
@@ -211,8 +219,8 @@ class ValidateExchange implements BodySink {
     const level = options.level ?? "schema";
     if (answer.kind === "report") return this.finish(jsonResponse(200, answer.json, rateHeaders), answer.valid ? "valid" : "invalid", answer.model, sizeBytes, level);
     if (answer.kind === "body-error") {
-      const { code, detail } = answer.error;
-      return this.finish(problems.problem(code, { detail, headers: rateHeaders }), code, "none", sizeBytes, level);
+      const { code, detail, resolution } = answer.error;
+      return this.finish(problems.problem(code, { detail, resolution, headers: rateHeaders }), code, "none", sizeBytes, level);
     }
     const internal = this.handler.internalError({ error: answer.errorName, stack: answer.stack });
     return this.finish({ ...internal, headers: [...internal.headers, ...rateHeaders] }, "ERR_INTERNAL", "none", sizeBytes, level);

@@ -34,6 +34,8 @@ export function preflightResponse(allowedMethods: string): OutgoingResponse {
 
 export interface ProblemOptions {
   detail?: string;
+  /** Replaces the code's general next step where the cause calls for a more specific one. */
+  resolution?: string;
   /** Flat name/value list added to the response. */
   headers?: readonly string[];
   incident?: string;
@@ -59,7 +61,7 @@ export class ProblemResponder {
       status: definition.status,
       code,
       ...(options.detail === undefined ? {} : { detail: options.detail }),
-      resolution: definition.resolution,
+      resolution: options.resolution ?? definition.resolution,
       documentation,
       ...(options.incident === undefined ? {} : { incident: options.incident }),
     };

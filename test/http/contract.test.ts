@@ -302,6 +302,17 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       await expectProblem(unterminated, 400, "ERR_INVALID_JSON");
       expect((await validate(VALID_CATALOG)).status).toBe(200);
     });
+
+    it("answers groups nested 20,000 deep with 413 and a next step about nesting, not size", async () => {
+      const depth = 20_000;
+      const groups = `${'{"id":"g","title":"t","groups":['.repeat(depth)}{"id":"g","title":"t"}${"]}".repeat(depth)}`;
+      const catalog = JSON.stringify({ catalog: { uuid: "74c8ba1e-5cd4-4ad1-bbfd-d888e2f6c724", metadata: { title: "t", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" } } });
+      const response = await validate(catalog.replace(/}}$/, `,"groups":[${groups}]}}`));
+      const problem = await expectProblem(response, 413, "ERR_PAYLOAD_TOO_LARGE");
+      expect(problem.detail).toContain("nests too deeply");
+      expect(problem.resolution).toContain("nest at most");
+      expect((await validate(VALID_CATALOG)).status).toBe(200);
+    });
   });
 
   describe("body limits", () => {
