@@ -39,7 +39,7 @@ export interface HandlerParts {
 }
 
 const VALIDATE_METHODS = "POST, OPTIONS";
-const READ_METHODS = "GET, OPTIONS";
+const READ_METHODS = "GET, HEAD, OPTIONS";
 const WWW_AUTHENTICATE = ["WWW-Authenticate", 'Bearer error="invalid_token"'];
 
 export class ServiceHandler implements RequestHandler {
@@ -71,7 +71,8 @@ export class ServiceHandler implements RequestHandler {
     const dynamic = path === PATHS.health || path === PATHS.ready;
     if (resource === undefined && !dynamic) return { kind: "respond", response: this.notFound };
     if (method === "OPTIONS") return { kind: "respond", response: this.readPreflight };
-    if (method !== "GET") return { kind: "respond", response: this.readMethodNotAllowed };
+    // HEAD answers as GET does; the adapters send no body for it (RFC 9110, 9.3.2).
+    if (method !== "GET" && method !== "HEAD") return { kind: "respond", response: this.readMethodNotAllowed };
     if (resource !== undefined) return { kind: "respond", response: resource };
     if (path === PATHS.health) return { kind: "respond", response: this.health };
     return { kind: "stream", sink: this.track(new ReadinessExchange(this.parts)) };

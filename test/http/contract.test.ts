@@ -127,6 +127,27 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       await expectProblem(response, 405, "ERR_METHOD_NOT_ALLOWED");
     });
 
+    it("answers HEAD like GET without a body, keeping the connection usable", async () => {
+      const index = await fetch(service.url("/api/oscal/v1"));
+      const indexLength = Buffer.byteLength(await index.text());
+      const socket = await openSocket(service.port);
+      try {
+        let received = "";
+        socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+        socket.write("HEAD /api/oscal/v1 HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(received).toMatch(/^HTTP\/1\.1 200 /);
+        expect(received.endsWith("\r\n\r\n")).toBe(true);
+        expect(received.toLowerCase()).toContain(`content-length: ${indexLength}\r\n`);
+        socket.removeAllListeners("data");
+        const next = readResponse(socket);
+        socket.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        expect((await next).status).toBe(200);
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it("answers a CORS preflight on the validate path", async () => {
       const response = await fetch(service.url(VALIDATE), {
         method: "OPTIONS",

@@ -16,11 +16,17 @@ function loadUws(): { uws: typeof Uws; native: boolean } {
 
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]));
 
-function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse): void {
+/** A response to HEAD has the headers of the full response, Content-Length included, and no body. */
+function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse, head: boolean): void {
   res.writeStatus(STATUS_LINES.get(response.status) ?? String(response.status));
   const headers = response.headers;
   for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
-  res.end(response.body);
+  if (head) {
+    // endWithoutBody(length) of this build never completes the response (uWS then aborts the process): state the
+    // length as a header instead.
+    res.writeHeader("Content-Length", String(typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength));
+    res.endWithoutBody();
+  } else res.end(response.body);
 }
 
 const textDecoder = new TextDecoder();
@@ -37,6 +43,7 @@ export class UwsServer implements TransportServer {
     this.description = native ? "uWebSockets.js (native)" : "uWebSockets.js JavaScript fallback (native binary did not load; performance is degraded)";
     this.app = uws.App().any("/*", (res, req) => {
       const contentLength = req.getHeader("content-length");
+      const head = req.getCaseSensitiveMethod() === "HEAD";
       // uWS calls onData only when a body follows the head.
       const expectsBody = req.getHeader("transfer-encoding") !== "" || (contentLength !== "" && contentLength !== "0");
       const exchange = handler.begin({
@@ -47,7 +54,7 @@ export class UwsServer implements TransportServer {
         remoteAddress: () => textDecoder.decode(res.getRemoteAddressAsText()),
       });
       if (exchange.kind === "respond") {
-        writeResponse(res, exchange.response);
+        writeResponse(res, exchange.response, head);
         return;
       }
       const sink = exchange.sink;
@@ -66,7 +73,7 @@ export class UwsServer implements TransportServer {
       // An answer given before the whole body arrived (a 413, a refused key) keeps the connection: uWS discards the
       // rest of the body without buffering it, and closing instead would reset the connection under the answer.
       sink.response.then((response) => {
-        if (!aborted) res.cork(() => writeResponse(res, response));
+        if (!aborted) res.cork(() => writeResponse(res, response, head));
       });
     });
   }
