@@ -6,13 +6,28 @@ import type { OutgoingResponse, RequestHandler, TransportServer } from "../trans
 
 /** Matches uWebSockets.js, which closes a connection that sends nothing for 10 seconds. */
 const IDLE_TIMEOUT_MS = 10_000;
+/** How long the rest of a body already answered is read and dropped before the connection is cut. */
+const DISCARD_BODY_MS = 2_000;
 
-function writeResponse(res: ServerResponse, response: OutgoingResponse, closeConnection: boolean): void {
+function writeResponse(res: ServerResponse, response: OutgoingResponse): void {
   const length = String(typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength);
-  const headers = [...response.headers, "Content-Length", length];
-  if (closeConnection) headers.push("Connection", "close");
-  res.writeHead(response.status, headers);
+  res.writeHead(response.status, [...response.headers, "Content-Length", length]);
   res.end(response.body);
+}
+
+/**
+ * After an answer given before the whole body arrived (a 413, a refused key), the rest of the body is read and dropped,
+ * as uWebSockets.js does, and the connection stays usable. Closing at once would be worse: a socket closed with unread
+ * input is reset, and the reset can destroy the answer before the client reads it. A client that keeps sending is cut
+ * off after a short while.
+ */
+function discardRestOfBody(req: IncomingMessage): void {
+  req.removeAllListeners("data");
+  req.resume();
+  const cutOff = setTimeout(() => req.socket.destroy(), DISCARD_BODY_MS);
+  const stop = (): void => clearTimeout(cutOff);
+  req.once("end", stop);
+  req.socket.once("close", stop);
 }
 
 export class NodeHttpServer implements TransportServer {
@@ -34,7 +49,7 @@ export class NodeHttpServer implements TransportServer {
         remoteAddress: () => req.socket.remoteAddress ?? "",
       });
       if (exchange.kind === "respond") {
-        writeResponse(res, exchange.response, false);
+        writeResponse(res, exchange.response);
         return;
       }
       const sink = exchange.sink;
@@ -53,9 +68,8 @@ export class NodeHttpServer implements TransportServer {
       });
       sink.response.then((response) => {
         if (aborted) return;
-        writeResponse(res, response, !bodyDone);
-        // Answering before the whole body arrived: stop reading it and drop the connection once the answer is out.
-        if (!bodyDone) res.on("finish", () => req.socket.destroySoon());
+        writeResponse(res, response);
+        if (!bodyDone) discardRestOfBody(req);
       });
     });
     this.server.setTimeout(IDLE_TIMEOUT_MS, (socket) => socket.destroy());
