@@ -1,7 +1,9 @@
 // The embedded key store: one JSON file shared by `oscal-keys` and the service. Writes are atomic (temporary file, then
 // rename), and a reader re-checks the file's identity at most once per `recheckMs`, so a key revoked by the CLI is
 // refused by a running service within about a second, without a restart. Writers (several `oscal-keys` runs at once)
-// take turns through a lock file, so that none of them overwrites a key another has just added.
+// take turns through a lock file, so that none of them overwrites a key another has just added. A lock left by a
+// writer that died is not taken over automatically (two writers doing so at once could both get in); the error names
+// the file to delete, as git does with index.lock.
 import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -12,9 +14,6 @@ interface KeyFile {
 }
 
 const LOCK_RETRY_MS = 10;
-const LOCK_WAIT_MS = 10_000;
-/** A write takes milliseconds: a lock this old was left by a writer that died, and is taken over. */
-const STALE_LOCK_MS = 30_000;
 
 export class FileKeyStore implements KeyStore {
   private records = new Map<string, ApiKeyRecord>();
@@ -25,6 +24,8 @@ export class FileKeyStore implements KeyStore {
   constructor(
     readonly path: string,
     private readonly recheckMs = 1000,
+    /** A write takes milliseconds; waiting this long means the lock holder is stuck or gone. */
+    private readonly lockWaitMs = 10_000,
   ) {}
 
   async get(id: string): Promise<ApiKeyRecord | undefined> {
@@ -114,7 +115,7 @@ export class FileKeyStore implements KeyStore {
 
   private async lock(): Promise<() => Promise<void>> {
     const lockPath = `${this.path}.lock`;
-    const deadline = Date.now() + LOCK_WAIT_MS;
+    const deadline = Date.now() + this.lockWaitMs;
     for (;;) {
       try {
         await writeFile(lockPath, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
@@ -122,10 +123,10 @@ export class FileKeyStore implements KeyStore {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw new AccessServiceUnavailable(`Cannot lock the key file: ${(error as Error).message}`);
       }
-      const age = await stat(lockPath).then((info) => Date.now() - info.mtimeMs, () => 0);
-      if (age > STALE_LOCK_MS) await unlink(lockPath).catch(() => undefined);
-      else if (Date.now() > deadline) throw new AccessServiceUnavailable(`The key file is locked by another writer (${lockPath}).`);
-      else await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      if (Date.now() > deadline) {
+        throw new AccessServiceUnavailable(`The key file is locked by another writer: ${lockPath}. If no oscal-keys is running, a writer died holding it; delete that file.`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
     }
   }
 

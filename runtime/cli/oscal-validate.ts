@@ -74,7 +74,9 @@ function validateFile(file: string, options: ValidateOptions): { outcome: FileOu
   }
   const result = validateBytes(bytes, options);
   if (result.kind === "report") return { outcome: { file, report: result.report }, unreadable: false };
-  return { outcome: { file, error: { code: result.error.code, detail: result.error.detail } }, unreadable: false };
+  const { code, detail } = result.error;
+  const resolution = result.kind === "body-error" ? result.error.resolution : undefined;
+  return { outcome: { file, error: { code, detail, ...(resolution === undefined ? {} : { resolution }) } }, unreadable: false };
 }
 
 function main(): void {

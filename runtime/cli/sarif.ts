@@ -4,7 +4,8 @@ import type { ValidationReport } from "../core/report.js";
 export interface FileOutcome {
   file: string;
   report?: ValidationReport;
-  error?: { code: string; detail: string };
+  /** `resolution`: a next step specific to the cause, where there is one. */
+  error?: { code: string; detail: string; resolution?: string };
 }
 
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -6,7 +6,7 @@ export function formatText(outcomes: readonly FileOutcome[], color: boolean): st
   const lines: string[] = [];
   for (const { file, report, error } of outcomes) {
     if (error) {
-      lines.push(`${paint(31, "ERROR")}   ${file}: ${error.code}: ${error.detail}`);
+      lines.push(`${paint(31, "ERROR")}   ${file}: ${error.code}: ${error.detail}${error.resolution ? ` ${error.resolution}` : ""}`);
       continue;
     }
     const r = report!;

@@ -20,13 +20,12 @@ export type ParsedBody = { ok: true; document: unknown } | { ok: false; error: B
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export function parseBody(bytes: Uint8Array): ParsedBody {
-  const asciiText = asciiJsonText(bytes);
-  if (asciiText !== undefined) {
-    try {
-      return { ok: true, document: JSON.parse(asciiText) };
-    } catch {
-      // Not JSON: decode properly below, so that the error's line and column count the document's own characters.
-    }
+  try {
+    const asciiText = asciiJsonText(bytes);
+    if (asciiText !== undefined) return { ok: true, document: JSON.parse(asciiText) };
+  } catch {
+    // Not JSON, or a text too long for one string: the decoder path below settles it, and counts line and column in
+    // the document's own characters.
   }
   let text: string;
   try {

@@ -13,13 +13,16 @@ const OUTER_BLOCK_BYTES = 64 * 1024;
 const INNER_BLOCK_BYTES = 1024;
 const HEX = "0123456789abcdef";
 const KEPT_OUTPUT_BYTES = 8 * 1024 * 1024;
+/** Past 1 MiB, blocks holding non-ASCII characters may make up at most 1/4 of the document. */
+const ALWAYS_ESCAPED_BYTES = 1024 * 1024;
+const MAX_ESCAPED_SHARE = 4;
 let keptOutput = Buffer.alloc(0);
 // UTF-8 decoding of pure ASCII takes V8's one-byte fast path.
 const asciiDecoder = new TextDecoder("utf-8");
 
 /**
  * A one-byte JSON text equivalent to `bytes` for JSON.parse, or undefined when this shortcut does not apply (not
- * well-formed UTF-8, or a non-ASCII character after a backslash): decode the bytes then.
+ * well-formed UTF-8, mostly non-ASCII text, or a non-ASCII character after a backslash): decode the bytes then.
  */
 export function asciiJsonText(bytes: Uint8Array): string | undefined {
   if (!isUtf8(bytes)) return undefined;
@@ -30,9 +33,12 @@ export function asciiJsonText(bytes: Uint8Array): string | undefined {
   // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
   const blocks: number[] = [];
   collectBlocks(bytes, start, bytes.length, OUTER_BLOCK_BYTES, blocks);
-  let outputBound = 0;
-  // An escaped block grows at most 6-fold (a 4-byte character becomes two 6-byte escapes).
-  for (let b = 0; b < blocks.length; b += 3) outputBound += (blocks[b + 1]! - blocks[b]!) * (blocks[b + 2] ? 6 : 1);
+  let escapedBytes = 0;
+  for (let b = 0; b < blocks.length; b += 3) if (blocks[b + 2]) escapedBytes += blocks[b + 1]! - blocks[b]!;
+  // Large, mostly non-ASCII text gains little here and would need a much larger copy: the decoder handles it.
+  if (escapedBytes > ALWAYS_ESCAPED_BYTES && escapedBytes > (bytes.length - start) / MAX_ESCAPED_SHARE) return undefined;
+  // An escaped block grows at most 3-fold (a 2-byte character becomes one 6-byte escape, a 4-byte one two).
+  const outputBound = bytes.length - start + 2 * escapedBytes;
   const output = outputBuffer(outputBound);
   let written = 0;
   for (let b = 0; b < blocks.length; b += 3) {

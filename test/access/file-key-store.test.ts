@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -47,14 +47,18 @@ describe("FileKeyStore", () => {
     expect(readdirSync(join(path, ".."))).toEqual(["keys.json"]);
   });
 
-  it("takes over a write lock left behind by a writer that died", async () => {
+  it("waits for a held write lock, and names the lock file when its holder never lets go", async () => {
     const path = tempFile();
     await new FileKeyStore(path).add(createApiKey("before").record);
     writeFileSync(`${path}.lock`, "");
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${path}.lock`, old, old);
-    await new FileKeyStore(path).add(createApiKey("after").record);
-    expect(await new FileKeyStore(path).list()).toHaveLength(2);
+    const stuck = new FileKeyStore(path, 1000, 200).add(createApiKey("stuck").record);
+    await expect(stuck).rejects.toBeInstanceOf(AccessServiceUnavailable);
+    await expect(stuck).rejects.toThrow(`${path}.lock`);
+
+    const waiting = new FileKeyStore(path, 1000, 5000).add(createApiKey("after").record);
+    setTimeout(() => unlinkSync(`${path}.lock`), 100);
+    await waiting;
+    expect((await new FileKeyStore(path).list()).map((record) => record.label)).toEqual(["before", "after"]);
   });
 
   it("keeps the first revocation time and refuses duplicate ids", async () => {

@@ -59,6 +59,16 @@ describe("oscal-validate", () => {
     expect(entries[2]).toMatchObject({ file: notJson, error: { code: "ERR_INVALID_JSON" } });
   });
 
+  it("says how to fix a document nested too deeply to validate", () => {
+    const depth = 20_000;
+    const groups = `${'{"id":"g","title":"t","groups":['.repeat(depth)}{"id":"g","title":"t"}${"]}".repeat(depth)}`;
+    const deep = file("deep.json", JSON.stringify({ catalog: { uuid, metadata } }).replace(/}}$/, `,"groups":[${groups}]}}`));
+    const { status, stdout } = run([deep]);
+    expect(status).toBe(1);
+    expect(stdout).toContain("ERR_PAYLOAD_TOO_LARGE: The document nests too deeply");
+    expect(stdout).toContain("Restructure the document");
+  });
+
   it("reads standard input for -", () => {
     const { status, stdout } = run(["--format", "json", "-"], JSON.stringify({ catalog: { uuid, metadata } }));
     expect(status).toBe(0);

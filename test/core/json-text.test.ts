@@ -51,6 +51,12 @@ describe("one-byte JSON text", () => {
     expect(asciiJsonText(encode('{"a":"\\é"}'))).toBeUndefined();
   });
 
+  it("leaves mostly non-ASCII text to the decoder, which parses it the same", () => {
+    const bytes = encode(JSON.stringify({ catalog: { title: "é€😀".repeat(200_000), note: "a".repeat(1000) } }));
+    expect(asciiJsonText(bytes)).toBeUndefined();
+    expect(parseBody(bytes)).toEqual({ ok: true, document: decodedParse(bytes) });
+  });
+
   it.each([
     ["a non-ASCII character after a backslash", '{\n  "a": "x\\é"\n}', 2, 10],
     ["a non-ASCII character outside strings", '{\n  "a": é\n}', 2, 8],

@@ -24,7 +24,7 @@ function writeResponse(res: ServerResponse, response: OutgoingResponse): void {
 function discardRestOfBody(req: IncomingMessage): void {
   req.removeAllListeners("data");
   req.resume();
-  const cutOff = setTimeout(() => req.socket.destroy(), DISCARD_BODY_MS);
+  const cutOff = setTimeout(() => req.socket.destroy(), DISCARD_BODY_MS).unref();
   const stop = (): void => clearTimeout(cutOff);
   req.once("end", stop);
   req.socket.once("close", stop);
