@@ -31,6 +31,10 @@ export const VALIDATE_PARAMETERS = {
 } as const;
 export type ValidateParameter = keyof typeof VALIDATE_PARAMETERS;
 
+/** Methods of the validate path, and of every other (read-only) path; sent in Allow and in CORS preflights. */
+export const VALIDATE_METHODS = "POST, OPTIONS";
+export const READ_METHODS = "GET, HEAD, OPTIONS";
+
 export const MEDIA_TYPES = { json: "application/json", problem: "application/problem+json", html: "text/html; charset=utf-8" } as const;
 
 /** Seconds a client should wait after a 503, sent as Retry-After. */

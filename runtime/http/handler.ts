@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { AccessControl } from "../access/access-control.js";
 import type { RateDecision, RateWindow } from "../access/contracts.js";
 import type { ValidateOptions } from "../core/validate.js";
-import { PATHS, RETRY_AFTER_SECONDS, type ProblemCode } from "./api-definition.js";
+import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "./api-definition.js";
 import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
 import { describeError, log } from "./log.js";
 import { checkContentType, clientAddress, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
@@ -38,8 +38,6 @@ export interface HandlerParts {
   observe?(sample: RequestSample): void;
 }
 
-const VALIDATE_METHODS = "POST, OPTIONS";
-const READ_METHODS = "GET, HEAD, OPTIONS";
 const WWW_AUTHENTICATE = ["WWW-Authenticate", 'Bearer error="invalid_token"'];
 
 export class ServiceHandler implements RequestHandler {

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 description, built once at start-up from the API definition and the running limits.
 import { VALIDATOR_RELEASE } from "../core/validate.js";
 import {
-  API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS, SERVICE_DESCRIPTION,
-  SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_PARAMETERS, type ProblemCode,
+  API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, READ_METHODS, SCHEMAS,
+  SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_METHODS, VALIDATE_PARAMETERS, type ProblemCode,
 } from "./api-definition.js";
 import type { PublishedLimits } from "./docs.js";
 
@@ -30,6 +30,18 @@ function errorResponses(codes: readonly ProblemCode[], withRateHeaders: boolean)
 
 function getOperation(summary: string, description: string, content: Record<string, unknown>, operationId: string) {
   return { operationId, summary, description, security: [], responses: { "200": { description: summary, headers: cors, content }, ...errorResponses(["ERR_INTERNAL"], false) } };
+}
+
+/** A read-only resource: GET, HEAD (the same answer without its body) and the CORS preflight. */
+function readPath(get: { operationId: string; summary: string; responses: Record<string, object> }) {
+  const responsesWithoutBody = Object.fromEntries(
+    Object.entries(get.responses).map(([status, response]) => [status, Object.fromEntries(Object.entries(response).filter(([field]) => field !== "content"))]),
+  );
+  return {
+    get,
+    head: { ...get, operationId: `${get.operationId}Head`, summary: `${get.summary} (headers only)`, responses: responsesWithoutBody },
+    options: preflight(`${get.operationId}Preflight`, READ_METHODS),
+  };
 }
 
 function preflight(operationId: string, methods: string) {
@@ -95,24 +107,22 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
             ...errorResponses(VALIDATE_ERROR_CODES, true),
           },
         },
-        options: preflight("validatePreflight", "POST, OPTIONS"),
+        options: preflight("validatePreflight", VALIDATE_METHODS),
       },
-      [PATHS.index]: { get: getOperation("API index", "Discovery: links to every resource of the API.", json("ApiIndex"), "apiIndex") },
-      [PATHS.openapi]: { get: getOperation("OpenAPI description", "This document (canonical URL).", jsonDoc, "openapi") },
-      [PATHS.openapiVersioned]: { get: getOperation("OpenAPI description (versioned URL)", "Identical to /openapi.json; kept for compatibility.", jsonDoc, "openapiVersioned") },
-      [PATHS.docs]: { get: getOperation("API documentation", "HTML documentation of the API.", html, "docs") },
-      [PATHS.errors]: { get: getOperation("Error reference", "HTML reference with one anchor per problem code.", html, "errorReference") },
-      [PATHS.permissions]: { get: getOperation("Permissions", "What anonymous access and an API key allow.", html, "permissions") },
-      [PATHS.health]: { get: getOperation("Liveness", "200 while the process serves. Not rate limited.", json("Health"), "health") },
-      [PATHS.ready]: {
-        get: {
-          ...getOperation("Readiness", "200 when ready to serve; 503 when a configured Redis does not answer. Not rate limited.", json("Health"), "ready"),
-          responses: {
-            "200": { description: "Ready.", headers: cors, content: json("Health") },
-            "503": { description: "Not ready (a configured Redis does not answer).", headers: cors, content: json("Health") },
-          },
+      [PATHS.index]: readPath(getOperation("API index", "Discovery: links to every resource of the API.", json("ApiIndex"), "apiIndex")),
+      [PATHS.openapi]: readPath(getOperation("OpenAPI description", "This document (canonical URL).", jsonDoc, "openapi")),
+      [PATHS.openapiVersioned]: readPath(getOperation("OpenAPI description (versioned URL)", "Identical to /openapi.json; kept for compatibility.", jsonDoc, "openapiVersioned")),
+      [PATHS.docs]: readPath(getOperation("API documentation", "HTML documentation of the API.", html, "docs")),
+      [PATHS.errors]: readPath(getOperation("Error reference", "HTML reference with one anchor per problem code.", html, "errorReference")),
+      [PATHS.permissions]: readPath(getOperation("Permissions", "What anonymous access and an API key allow.", html, "permissions")),
+      [PATHS.health]: readPath(getOperation("Liveness", "200 while the process serves. Not rate limited.", json("Health"), "health")),
+      [PATHS.ready]: readPath({
+        ...getOperation("Readiness", "200 when ready to serve; 503 when a configured Redis does not answer. Not rate limited.", json("Health"), "ready"),
+        responses: {
+          "200": { description: "Ready.", headers: cors, content: json("Health") },
+          "503": { description: "Not ready (a configured Redis does not answer).", headers: cors, content: json("Health") },
         },
-      },
+      }),
     },
     components: {
       schemas: SCHEMAS,

@@ -85,6 +85,21 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       expect(Object.keys(post.responses)).toEqual(["200", "400", "401", "405", "413", "415", "429", "500", "503"]);
     });
 
+    it("serves exactly the methods the OpenAPI description lists on every path, and 405 with Allow otherwise", async () => {
+      for (const [path, operations] of Object.entries(openapi.paths as Record<string, Record<string, unknown>>)) {
+        const described = Object.keys(operations).map((method) => method.toUpperCase());
+        for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"]) {
+          // POST is described only on the validate path; an empty body is enough to see the route answer.
+          const response = await fetch(service.url(path), { method, ...(method === "POST" || method === "PUT" ? { body: "", headers: JSON_HEADERS } : {}) });
+          if (described.includes(method)) expect(response.status, `${method} ${path}`).not.toBe(405);
+          else {
+            expect(response.status, `${method} ${path}`).toBe(405);
+            expect(response.headers.get("allow")!.split(", ").sort(), `${method} ${path}`).toEqual([...described].sort());
+          }
+        }
+      }
+    });
+
     it("links every problem code to an anchor of the error reference", async () => {
       const response = await fetch(service.url("/docs/errors"));
       expect(response.status).toBe(200);
