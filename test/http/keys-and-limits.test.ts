@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JSON_HEADERS, VALIDATE, VALID_CATALOG, post } from "./support/documents.js";
+import { awayFromMinuteEdge } from "./support/clock.js";
 import { oscalKeys } from "./support/keys-cli.js";
 import { startService, TRANSPORTS, type TestService } from "./support/service.js";
 
@@ -30,6 +31,7 @@ describe.each(TRANSPORTS)("keys and rate limits over %s", (transport) => {
   const validate = (headers: Record<string, string>) => post(service.url(VALIDATE), VALID_CATALOG, { ...JSON_HEADERS, ...headers });
 
   it("counts anonymous clients separately and answers 429 with Retry-After once a limit is used up", async () => {
+    await awayFromMinuteEdge();
     const client = { "X-Forwarded-For": "198.51.100.7, 203.0.113.9" };
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
