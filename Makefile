@@ -1,6 +1,6 @@
 # The two commands a newcomer needs: `make run` (set up, build and start the service) and `make test`.
 # Inputs are read from ../shared by default; override with OSCAL_SCHEMA_DIR / OSCAL_METASCHEMA_DIR.
-.PHONY: install generate build run test test-slow typecheck bench clean
+.PHONY: install generate build run test typecheck bench clean
 
 install: node_modules/.installed
 

@@ -1,13 +1,15 @@
 // HTTP benchmark (`npx tsx bench/http.ts`, after `tsc`): requests per second and p50/p99 latency of the real service
 // (dist/runtime/http/main.js) on loopback, uWebSockets.js against node:http, for a small valid document and for the
 // gzip-compressed SP 800-53 catalog, at concurrency 1, 8 and 64. Rate limits are raised by settings.
-// Settings: OSCAL_BENCH_CATALOG (catalog path), BENCH_SECONDS (per measurement, default 5), WORKERS (service threads).
-import { spawn, type ChildProcess } from "node:child_process";
+// Settings: OSCAL_BENCH_CATALOG (catalog path), BENCH_SECONDS (per measurement, default 5), WORKERS (service threads,
+// default 2).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { corpusDir } from "../test/helpers/corpus.js";
+import { VALIDATE, VALID_CATALOG } from "../test/http/support/documents.js";
+import { startService, TRANSPORTS } from "../test/http/support/service.js";
 
 interface AutocannonResult {
   requests: { average: number };
@@ -26,18 +28,10 @@ type Autocannon = (options: {
 }) => Promise<AutocannonResult>;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const catalogPath = resolve(repoRoot, process.env.OSCAL_BENCH_CATALOG ?? "../shared/corpus/catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
+const catalogPath = process.env.OSCAL_BENCH_CATALOG ?? path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
-const smallDocument = Buffer.from(
-  JSON.stringify({
-    catalog: {
-      uuid: "74c8ba1e-5cd4-4ad1-bbfd-d888e2f6c724",
-      metadata: { title: "Bench catalog", "last-modified": "2024-01-01T00:00:00Z", version: "1.0", "oscal-version": "1.2.2" },
-    },
-  }),
-);
+const smallDocument = Buffer.from(VALID_CATALOG);
 const catalogGzip = gzipSync(readFileSync(catalogPath));
 
 const payloads: { name: string; body: Buffer; headers: Record<string, string> }[] = [
@@ -45,32 +39,6 @@ const payloads: { name: string; body: Buffer; headers: Record<string, string> }[
   { name: "SP 800-53 catalog (gzip)", body: catalogGzip, headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" } },
 ];
 const concurrencies = [1, 8, 64];
-
-async function startService(transport: string): Promise<{ port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(repoRoot, "dist/runtime/http/main.js")], {
-    env: {
-      ...process.env,
-      TRANSPORT: transport,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      ANON_RATE_PER_MINUTE: "1000000000",
-      ANON_RATE_PER_DAY: "1000000000",
-      MAX_INFLIGHT_BODY_BYTES: String(4 * 1024 ** 3),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  const port = await new Promise<number>((resolvePort, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"event":"listening","port":(\d+)/.exec(output);
-      if (match) resolvePort(Number(match[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`service exited with ${code}: ${output}`)));
-  });
-  process.stderr.write(`${transport}: ${/"transport":"([^"]+)"/.exec(output)?.[1]}, ${/"workers":(\d+)/.exec(output)?.[1]} workers\n`);
-  return { port, child };
-}
 
 interface Row {
   transport: string;
@@ -83,12 +51,19 @@ interface Row {
 }
 
 const rows: Row[] = [];
-for (const transport of ["uws", "node"]) {
-  const { port, child } = await startService(transport);
+for (const transport of TRANSPORTS) {
+  const service = await startService(transport, {
+    WORKERS: process.env.WORKERS ?? "2",
+    ANON_RATE_PER_MINUTE: "1000000000",
+    ANON_RATE_PER_DAY: "1000000000",
+    MAX_INFLIGHT_BODY_BYTES: String(4 * 1024 ** 3),
+  });
+  const output = service.output();
+  process.stderr.write(`${transport}: ${/"transport":"([^"]+)"/.exec(output)?.[1]}, ${/"workers":(\d+)/.exec(output)?.[1]} workers\n`);
   try {
     for (const payload of payloads) {
       for (const connections of concurrencies) {
-        const url = `http://127.0.0.1:${port}/api/oscal/v1/validate`;
+        const url = service.url(VALIDATE);
         // A short warm-up so the JIT and the workers' validators are hot.
         await autocannon({ url, method: "POST", headers: payload.headers, body: payload.body, connections, duration: 1 });
         const result = await autocannon({ url, method: "POST", headers: payload.headers, body: payload.body, connections, duration: seconds });
@@ -106,7 +81,7 @@ for (const transport of ["uws", "node"]) {
       }
     }
   } finally {
-    child.kill("SIGTERM");
+    await service.stop();
   }
 }
 

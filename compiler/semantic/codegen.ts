@@ -647,7 +647,8 @@ export class Codegen {
     const name = `W${this.visitNames.size}`;
     this.visitNames.set(def, name);
     const ref: NodeRef = { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
-    const lines: string[] = [`function ${name}(x, pc, pk) {`, `if (!${this.itemGuard(def, "x")}) return;`];
+    // Every caller has checked the node's shape (itemGuard, or check() for the root), so the function does not again.
+    const lines: string[] = [`function ${name}(x, pc, pk) {`];
     lines.push(...this.constraintBlocks(this.byContext.get(def) ?? [], ref));
     for (const flag of def.flags) {
       const units = this.byContext.get(flag.def) ?? [];

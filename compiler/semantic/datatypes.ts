@@ -24,7 +24,7 @@ const IPV6 = [
   `(${H16}:){1,4}:${IPV4}`,
 ].join("|");
 
-export const DATATYPE_PATTERNS: Record<string, string> = {
+const DATATYPE_PATTERNS: Record<string, string> = {
   date: `${DATE}${TIMEZONE}?`,
   "date-time": `${DATE}${TIME}${TIMEZONE}?`,
   "date-time-with-timezone": `${DATE}${TIME}${TIMEZONE}`,

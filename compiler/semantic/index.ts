@@ -9,9 +9,7 @@ import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-i
 import { RUNTIME_HELPERS } from "./runtime-template.js";
 import { SEMANTIC_DTS } from "./declarations.js";
 import { checkJsonNames } from "./json-names.js";
-import { buildPaths } from "../paths.js";
-import { applyPatches, loadPatches } from "../patches.js";
-import { readVerifiedSchemas, type JsonSchema } from "../schema-source.js";
+import type { JsonSchema } from "../schema-source.js";
 
 export interface SemanticRuleInfo {
   id: string;
@@ -27,7 +25,6 @@ export interface SemanticRuleInfo {
 export interface SemanticBuildResult {
   rules: SemanticRuleInfo[];
   notApplicable: { source: string; kind: string; reason: string }[];
-  files: string[];
 }
 
 /** Definitions reachable from each root model (flags included), to tell which models a rule applies to. */
@@ -76,17 +73,8 @@ function describe(c: RawConstraint): string {
 export interface SemanticBuildOptions {
   metaschemaDir: string;
   outDir: string;
-  /** The OSCAL complete JSON schema the JSON names are checked against; by default the verified, patched one of buildPaths(). */
-  completeSchema?: JsonSchema;
-}
-
-/** The complete schema as documents are validated: verified bytes with the documented patches applied. */
-function verifiedCompleteSchema(): JsonSchema {
-  const paths = buildPaths();
-  const source = readVerifiedSchemas(paths.schemaDir, paths.schemaSumsFile);
-  const schema = applyPatches(source.schemas, loadPatches(paths.patchesDir)).get("oscal_complete_schema.json");
-  if (!schema) throw new Error(`oscal_complete_schema.json is not listed in ${paths.schemaSumsFile}`);
-  return schema;
+  /** The OSCAL complete JSON schema, verified and patched as documents are validated: the JSON names are checked against it. */
+  completeSchema: JsonSchema;
 }
 
 export async function emitSemantic(options: SemanticBuildOptions): Promise<SemanticBuildResult> {
@@ -188,7 +176,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   const gen = new Codegen(byContext, multiSites, own);
   const rootVisits = models.map((m) => `  ${JSON.stringify(m)}: ${gen.visitFunction(roots.get(m)!)},`);
   if (gen.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.notApplicable.keys()].map((c) => c.key).join(", ")}`);
-  checkJsonNames(roots, gen.navigations, options.completeSchema ?? verifiedCompleteSchema());
+  checkJsonNames(roots, gen.navigations, options.completeSchema);
 
   const { declarations, functions } = gen.code();
   const publicRules = rules.map((r) => ({ id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models }));
@@ -240,15 +228,13 @@ function check(model, doc, active) {
 module.exports = { rules, check };
 `;
   mkdirSync(options.outDir, { recursive: true });
-  const files = [path.join(options.outDir, "semantic.cjs"), path.join(options.outDir, "semantic.d.cts")];
-  writeFileSync(files[0]!, code);
-  writeFileSync(files[1]!, SEMANTIC_DTS);
+  writeFileSync(path.join(options.outDir, "semantic.cjs"), code);
+  writeFileSync(path.join(options.outDir, "semantic.d.cts"), SEMANTIC_DTS);
 
   return {
     rules: rules.map(({ constraint: _unused, ...info }) => info),
     notApplicable: [...notApplicable]
       .map(([c, reason]) => ({ source: c.nistId ?? c.key, kind: c.kind, reason }))
       .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),
-    files,
   };
 }

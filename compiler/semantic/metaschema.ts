@@ -10,7 +10,6 @@ export interface FlagDef {
   name: string;
   contextPath: string; // module:definition path, used in constraint keys and messages
   asType: string;
-  constraints: RawConstraint[];
 }
 
 export interface FlagInstance {
@@ -35,7 +34,6 @@ export interface AssemblyDef {
   rootName: string | undefined;
   flags: FlagInstance[];
   children: ModelInstance[];
-  constraints: RawConstraint[];
 }
 
 export interface FieldDef {
@@ -47,13 +45,12 @@ export interface FieldDef {
   flags: FlagInstance[];
   /** JSON property holding the field value when the field has flags; null when the field is a plain JSON scalar. */
   valueKey: string | null;
-  constraints: RawConstraint[];
 }
 
 export type Definition = AssemblyDef | FieldDef | FlagDef;
 
 export type ConstraintKind = "allowed-values" | "matches" | "index" | "is-unique" | "index-has-key" | "has-cardinality" | "expect";
-export const CONSTRAINT_KINDS: readonly ConstraintKind[] = ["allowed-values", "matches", "index", "is-unique", "index-has-key", "has-cardinality", "expect"];
+const CONSTRAINT_KINDS: readonly ConstraintKind[] = ["allowed-values", "matches", "index", "is-unique", "index-has-key", "has-cardinality", "expect"];
 
 export interface KeyField {
   target: string;
@@ -69,8 +66,7 @@ export interface RawConstraint {
   context: Definition;
   target: string;
   allowOther: boolean;
-  extensible: string;
-  enums: { value: string; deprecated: string | undefined }[];
+  enums: { value: string }[];
   regex: string | undefined;
   datatype: string | undefined;
   indexName: string | undefined;
@@ -168,8 +164,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
         context: def,
         target: spaced(target),
         allowOther: c.attrs["allow-other"] === "yes",
-        extensible: c.attrs.extensible ?? "external",
-        enums: childElements(c, "enum").map((e) => ({ value: e.attrs.value!, deprecated: e.attrs.deprecated })),
+        enums: childElements(c, "enum").map((e) => ({ value: e.attrs.value! })),
         regex: c.attrs.regex,
         datatype: c.attrs.datatype,
         indexName: c.attrs.name,
@@ -185,7 +180,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
   const buildFlag = (element: XmlElement, module: Module, contextPath: string): FlagDef => {
     const existing = built.get(element);
     if (existing) return existing as FlagDef;
-    const def: FlagDef = { kind: "flag", name: element.attrs.name!, contextPath, asType: element.attrs["as-type"] ?? "string", constraints: [] };
+    const def: FlagDef = { kind: "flag", name: element.attrs.name!, contextPath, asType: element.attrs["as-type"] ?? "string" };
     built.set(element, def);
     collectConstraints(element, module, def);
     return def;
@@ -247,7 +242,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
       const rootName = firstChild(element, "root-name");
       const def: AssemblyDef = {
         kind: "assembly", name, useName, contextPath, rootName: rootName ? textContent(rootName).trim() : undefined,
-        flags: [], children: [], constraints: [],
+        flags: [], children: [],
       };
       built.set(element, def);
       def.flags = buildFlags(element, module, contextPath);
@@ -256,7 +251,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
       collectConstraints(element, module, def);
       return def;
     }
-    const def: FieldDef = { kind: "field", name, useName, contextPath, asType: element.attrs["as-type"] ?? "string", flags: [], valueKey: null, constraints: [] };
+    const def: FieldDef = { kind: "field", name, useName, contextPath, asType: element.attrs["as-type"] ?? "string", flags: [], valueKey: null };
     built.set(element, def);
     def.flags = buildFlags(element, module, contextPath);
     if (firstChild(element, "json-value-key-flag")) throw new Error(`${contextPath}: json-value-key-flag is not supported by the semantic compiler`);

@@ -25,7 +25,6 @@ export function profileImportConstraint(profile: AssemblyDef): RawConstraint {
     context: profile,
     target: "import[starts-with(@href,'#')]",
     allowOther: false,
-    extensible: "external",
     enums: [],
     regex: undefined,
     datatype: undefined,

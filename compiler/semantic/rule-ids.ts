@@ -2,11 +2,12 @@
 // Ids are never renumbered; a constraint without an entry fails the build with the lines to append.
 import { readFileSync } from "node:fs";
 
-export const RULE_ID_TABLE = new URL("./rule-ids.tsv", import.meta.url);
-export const DEFAULT_OFF_TABLE = new URL("./default-off.tsv", import.meta.url);
+const RULE_ID_TABLE = new URL("./rule-ids.tsv", import.meta.url);
+const DEFAULT_OFF_TABLE = new URL("./default-off.tsv", import.meta.url);
 
 /** Rules available but not active by default: rule id → why. */
-export function readDefaultOff(text = readFileSync(DEFAULT_OFF_TABLE, "utf8")): Map<string, string> {
+export function readDefaultOff(): Map<string, string> {
+  const text = readFileSync(DEFAULT_OFF_TABLE, "utf8");
   const out = new Map<string, string>();
   for (const [n, line] of text.split("\n").entries()) {
     if (line.trim() === "" || line.startsWith("#")) continue;
@@ -37,7 +38,8 @@ export const AREAS: Record<string, string> = {
 
 const RULE_ID = /^([A-Z]{2,4})-(\d{3})\.([a-z])$/;
 
-export function readRuleIdTable(text = readFileSync(RULE_ID_TABLE, "utf8")): Map<string, string> {
+export function readRuleIdTable(): Map<string, string> {
+  const text = readFileSync(RULE_ID_TABLE, "utf8");
   const table = new Map<string, string>();
   const ids = new Set<string>();
   for (const [n, line] of text.split("\n").entries()) {

@@ -2,7 +2,7 @@
 // Redis is configured. Windows are aligned to the epoch (a minute window resets on the minute, a day window at 00:00 UTC).
 // A refused request is not counted, so Retry-After is exact.
 import type { RateDecision, RateLimiter, RateWindow } from "./contracts.js";
-import { decide } from "./rate-decision.js";
+import { decide, windowSpan } from "./rate-decision.js";
 
 interface Counter {
   windowEndMs: number;
@@ -21,27 +21,19 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   hit(subject: string, windows: readonly RateWindow[], nowMs: number): Promise<RateDecision> {
-    return Promise.resolve(this.hitNow(subject, windows, nowMs));
-  }
-
-  hitNow(subject: string, windows: readonly RateWindow[], nowMs: number): RateDecision {
     const current: { counter: Counter; window: RateWindow; resetSeconds: number }[] = [];
-    let retryAfterSeconds = 0;
     for (const window of windows) {
       const key = `${window.name}\u0000${subject}`;
-      const windowMs = window.windowSeconds * 1000;
       let counter = this.counters.get(key);
       if (counter === undefined || counter.windowEndMs <= nowMs) {
-        counter = { windowEndMs: (Math.floor(nowMs / windowMs) + 1) * windowMs, count: 0 };
+        counter = { windowEndMs: windowSpan(window, nowMs).endMs, count: 0 };
         this.counters.set(key, counter);
       }
-      const resetSeconds = Math.max(1, Math.ceil((counter.windowEndMs - nowMs) / 1000));
-      if (counter.count >= window.limit) retryAfterSeconds = Math.max(retryAfterSeconds, resetSeconds);
-      current.push({ counter, window, resetSeconds });
+      current.push({ counter, window, resetSeconds: Math.ceil((counter.windowEndMs - nowMs) / 1000) });
     }
-    const allowed = retryAfterSeconds === 0;
+    const allowed = current.every(({ counter, window }) => counter.count < window.limit);
     if (allowed) for (const { counter } of current) counter.count++;
-    return decide(current.map(({ counter, window, resetSeconds }) => ({ limit: window.limit, remaining: window.limit - counter.count, resetSeconds })), allowed, retryAfterSeconds);
+    return Promise.resolve(decide(current.map(({ counter, window, resetSeconds }) => ({ limit: window.limit, remaining: window.limit - counter.count, resetSeconds })), allowed));
   }
 
   private sweep(nowMs: number): void {

@@ -1,8 +1,8 @@
 // Key rate limits shared by every instance: one Lua script checks and counts a hit in all its windows on the Redis server,
 // so instances racing on one key can never let more requests through than a window allows.
 import type { Redis } from "ioredis";
-import type { RateLimiter, RateWindow } from "./contracts.js";
-import { decide } from "./rate-decision.js";
+import type { RateLimiter } from "./contracts.js";
+import { decide, windowSpan } from "./rate-decision.js";
 import type { RedisConnection } from "./redis-connection.js";
 
 // KEYS[i]: the counter of window i. ARGV[2i-1]: its limit. ARGV[2i]: milliseconds until that window ends (its expiry).
@@ -50,16 +50,9 @@ export function createRedisRateLimiter(connection: RedisConnection, keyPrefix: s
         remaining: window.limit - counts[i]!,
         resetSeconds: Math.ceil((spans[i]!.endMs - nowMs) / 1000),
       }));
-      // A refused request may proceed once every exhausted window has reset.
-      const retryAfterSeconds = Math.max(0, ...states.filter((state) => state.remaining <= 0).map((state) => state.resetSeconds));
-      return decide(states, allowed === 1, retryAfterSeconds);
+      return decide(states, allowed === 1);
     },
     close: connection.close,
   };
 }
 
-function windowSpan(window: RateWindow, nowMs: number): { startMs: number; endMs: number } {
-  const lengthMs = window.windowSeconds * 1000;
-  const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
-  return { startMs, endMs: startMs + lengthMs };
-}

@@ -5,7 +5,7 @@
 import { createApiKey, KEY_ID_PATTERN } from "../access/api-keys.js";
 import { createKeyStore } from "../access/create-access.js";
 import type { KeyStore } from "../access/contracts.js";
-import { defaultKeysFile } from "../http/config.js";
+import { keyStoreSettings } from "../http/config.js";
 
 const USAGE = `Usage:
   oscal-keys create [--label <label>]   create a key; the key is printed once, on stdout
@@ -24,11 +24,8 @@ function fail(message: string, status = EXIT_USAGE): never {
 }
 
 async function main(args: string[]): Promise<void> {
-  const { store, location } = createKeyStore({
-    keysFile: defaultKeysFile(),
-    redisUrl: process.env.REDIS_URL?.trim() || undefined,
-    redisTimeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? 2000),
-  });
+  // A fresh process connects before its one command, so it allows Redis longer than the service's default.
+  const { store, location } = createKeyStore(keyStoreSettings(process.env, 2000));
   try {
     await run(store, location, args);
   } finally {

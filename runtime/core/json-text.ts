@@ -17,7 +17,9 @@ const KEPT_OUTPUT_BYTES = 8 * 1024 * 1024;
 const ALWAYS_ESCAPED_BYTES = 1024 * 1024;
 const MAX_ESCAPED_SHARE = 4;
 let keptOutput = Buffer.alloc(0);
-// UTF-8 decoding of pure ASCII takes V8's one-byte fast path.
+// Decodes ASCII to a one-byte string on V8's heap (UTF-8 decoding of pure ASCII takes that fast path).
+// Buffer#toString("latin1") is faster but makes strings over about 1 MB external, and external memory brings on a full
+// garbage collection every few large documents.
 const asciiDecoder = new TextDecoder("utf-8");
 
 /**
@@ -27,8 +29,7 @@ const asciiDecoder = new TextDecoder("utf-8");
 export function asciiJsonText(bytes: Uint8Array): string | undefined {
   if (!isUtf8(bytes)) return undefined;
   const start = hasByteOrderMark(bytes) ? 3 : 0;
-  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(bytes.subarray(start))) return heapAscii(bytes.subarray(start));
+  if (isAscii(bytes.subarray(start))) return asciiDecoder.decode(bytes.subarray(start));
 
   // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
   const blocks: number[] = [];
@@ -40,24 +41,18 @@ export function asciiJsonText(bytes: Uint8Array): string | undefined {
   // An escaped block grows at most 3-fold (a 2-byte character becomes one 6-byte escape, a 4-byte one two).
   const outputBound = bytes.length - start + 2 * escapedBytes;
   const output = outputBuffer(outputBound);
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let written = 0;
   for (let b = 0; b < blocks.length; b += 3) {
-    const [from, to, escaped] = [blocks[b]!, blocks[b + 1]!, blocks[b + 2]!];
-    if (!escaped) written += input.copy(output, written, from, to);
+    const from = blocks[b]!;
+    const to = blocks[b + 1]!;
+    if (!blocks[b + 2]) written += input.copy(output, written, from, to);
     else {
       written = escapeNonAscii(bytes, from, to, output, written);
       if (written < 0) return undefined;
     }
   }
-  return heapAscii(output.subarray(0, written));
-}
-
-/**
- * ASCII bytes as a one-byte string on V8's heap. Buffer#toString("latin1") is faster but makes strings over about 1 MB
- * external, and external memory brings on a full garbage collection every few large documents.
- */
-function heapAscii(bytes: Uint8Array): string {
-  return asciiDecoder.decode(bytes);
+  return asciiDecoder.decode(output.subarray(0, written));
 }
 
 function collectBlocks(bytes: Uint8Array, from: number, to: number, size: number, blocks: number[]): void {

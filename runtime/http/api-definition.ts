@@ -1,5 +1,6 @@
 // The one description of the HTTP API: paths, parameters, problem codes, headers and the JSON schemas of every body.
 // The handlers, the OpenAPI document and the documentation pages are all derived from this module, so they cannot drift.
+import { KEY_PREFIX } from "../access/api-keys.js";
 import { MAX_REPORTED_ISSUES, MODELS } from "../core/report.js";
 import { VALIDATOR_RELEASE } from "../core/validate.js";
 
@@ -21,7 +22,8 @@ export const PATHS = {
   ready: "/readyz",
 } as const;
 
-export const API_KEY_PREFIX = "sk_oscal_";
+/** Every API key starts with this (the key format is defined with the keys). */
+export const API_KEY_PREFIX = KEY_PREFIX;
 
 /** Query parameters of the validate endpoint; any other parameter is rejected. */
 export const VALIDATE_PARAMETERS = {
@@ -29,7 +31,6 @@ export const VALIDATE_PARAMETERS = {
   rules: { description: "Comma-separated default-off semantic rule ids to enable on top of the default set. Valid only with `level=full`; an unknown id is rejected. Empty items are ignored." },
   "oscal-version": { values: [VALIDATOR_RELEASE], description: `Pins the OSCAL specification version; only \`${VALIDATOR_RELEASE}\` is accepted, other values are reserved for future releases.` },
 } as const;
-export type ValidateParameter = keyof typeof VALIDATE_PARAMETERS;
 
 /** Methods of the validate path, and of every other (read-only) path; sent in Allow and in CORS preflights. */
 export const VALIDATE_METHODS = "POST, OPTIONS";

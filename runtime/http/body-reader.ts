@@ -52,12 +52,13 @@ export class BodyReader {
     if (this.settled) return;
     this.rawBytes += chunk.byteLength;
     if (this.rawBytes > this.limits.maxBodyBytes) return this.fail("ERR_PAYLOAD_TOO_LARGE", `The request body is larger than ${this.limits.maxBodyBytes} bytes.`);
+    // The chunk is valid only during this call: it is copied wherever it is kept.
     if (this.gunzip !== undefined) {
-      if (this.reserve(chunk.byteLength)) this.gunzip.write(chunk);
+      if (this.reserve(chunk.byteLength)) this.gunzip.write(new Uint8Array(chunk));
     } else if (this.target !== undefined) {
       if (this.rawBytes > this.target.byteLength) return this.fail("ERR_PAYLOAD_TOO_LARGE", "The request body is longer than its Content-Length.");
       this.target.set(chunk, this.rawBytes - chunk.byteLength);
-    } else if (this.reserve(chunk.byteLength)) this.chunks.push(chunk);
+    } else if (this.reserve(chunk.byteLength)) this.chunks.push(new Uint8Array(chunk));
   }
 
   end(): void {

@@ -2,15 +2,11 @@
 // the start-up with one message that lists every problem.
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import type { RateLimits } from "../access/access-control.js";
 
 export type Transport = "uws" | "node";
 
-export interface RateLimits {
-  perMinute: number;
-  perDay: number;
-}
-
-export interface ServiceConfig {
+export interface ServiceConfig extends KeyStoreSettings {
   port: number;
   host: string;
   workers: number;
@@ -24,10 +20,7 @@ export interface ServiceConfig {
   maxInflightBodyBytes: number;
   anonymousLimits: RateLimits;
   keyLimits: RateLimits;
-  keysFile: string;
   transport: Transport;
-  redisUrl: string | undefined;
-  redisTimeoutMs: number;
   metricsPort: number | undefined;
   shutdownTimeoutMs: number;
 }
@@ -58,23 +51,55 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
 
 export class ConfigError extends Error {}
 
-export function defaultKeysFile(): string {
-  return resolve(process.env.KEYS_FILE ?? "./.data/keys.json");
-}
+/** Reads settings from `env`, collecting every problem so that one message can list them all. */
+class SettingsReader {
+  readonly problems: string[] = [];
+  constructor(readonly env: NodeJS.ProcessEnv) {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
-  const problems: string[] = [];
-
-  const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
-    const raw = env[name];
+  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.env[name];
     if (raw === undefined || raw.trim() === "") return fallback;
     const value = Number(raw.trim());
     if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
+      this.problems.push(`${name}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
       return fallback;
     }
     return value;
+  }
+
+  throwIfProblems(): void {
+    if (this.problems.length > 0) throw new ConfigError(`Invalid settings:\n  ${this.problems.join("\n  ")}`);
+  }
+}
+
+export interface KeyStoreSettings {
+  keysFile: string;
+  redisUrl: string | undefined;
+  redisTimeoutMs: number;
+}
+
+function readKeyStoreSettings(reader: SettingsReader, defaultRedisTimeoutMs: number): KeyStoreSettings {
+  const redisUrl = reader.env.REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) reader.problems.push("REDIS_URL: expected a redis:// or rediss:// URL");
+  return {
+    keysFile: resolve(reader.env.KEYS_FILE ?? "./.data/keys.json"),
+    redisUrl,
+    redisTimeoutMs: reader.integer("REDIS_TIMEOUT_MS", defaultRedisTimeoutMs, 1, 60_000),
   };
+}
+
+/** Where API keys live, for `oscal-keys`: the same settings the service reads. */
+export function keyStoreSettings(env: NodeJS.ProcessEnv, defaultRedisTimeoutMs: number): KeyStoreSettings {
+  const reader = new SettingsReader(env);
+  const settings = readKeyStoreSettings(reader, defaultRedisTimeoutMs);
+  reader.throwIfProblems();
+  return settings;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const reader = new SettingsReader(env);
+  const { problems } = reader;
+  const integer = reader.integer.bind(reader);
   const optionalInteger = (name: string, min: number, max: number): number | undefined =>
     env[name] === undefined || env[name]!.trim() === "" ? undefined : integer(name, 0, min, max);
 
@@ -99,9 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     }
   }
 
-  const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push("REDIS_URL: expected a redis:// or rediss:// URL");
-
   const port = integer("PORT", 8080, 0, 65535);
   const config: ServiceConfig = {
     port,
@@ -114,15 +136,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     maxInflightBodyBytes: integer("MAX_INFLIGHT_BODY_BYTES", 256 * MIB, 1, 64 * 1024 * MIB),
     anonymousLimits: { perMinute: integer("ANON_RATE_PER_MINUTE", 10, 1), perDay: integer("ANON_RATE_PER_DAY", 300, 1) },
     keyLimits: { perMinute: integer("KEY_RATE_PER_MINUTE", 120, 1), perDay: integer("KEY_RATE_PER_DAY", 10_000, 1) },
-    keysFile: defaultKeysFile(),
     transport: transportRaw === "node" ? "node" : "uws",
-    redisUrl,
-    redisTimeoutMs: integer("REDIS_TIMEOUT_MS", 500, 1, 60_000),
+    ...readKeyStoreSettings(reader, 500),
     metricsPort: optionalInteger("METRICS_PORT", 0, 65535),
     shutdownTimeoutMs: integer("SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
   };
   if (config.maxDecompressedBytes < config.maxBodyBytes) problems.push("MAX_DECOMPRESSED_BYTES must not be smaller than MAX_BODY_BYTES");
   if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === config.port) problems.push("METRICS_PORT must differ from PORT");
-  if (problems.length > 0) throw new ConfigError(`Invalid settings:\n  ${problems.join("\n  ")}`);
+  reader.throwIfProblems();
   return config;
 }

@@ -1,5 +1,6 @@
 // The small static HTML pages the service serves (API documentation, error reference, permissions), generated once at
 // start-up from the API definition, so every Problem's `documentation` link points at a real anchor.
+import type { RateLimits } from "../access/access-control.js";
 import { VALIDATOR_RELEASE } from "../core/validate.js";
 import {
   API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SERVICE_DESCRIPTION,
@@ -9,8 +10,8 @@ import {
 export interface PublishedLimits {
   maxBodyBytes: number;
   maxDecompressedBytes: number;
-  anonymous: { perMinute: number; perDay: number };
-  key: { perMinute: number; perDay: number };
+  anonymous: RateLimits;
+  key: RateLimits;
 }
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -7,7 +7,7 @@
 // RateLimit-* headers.
 import { randomUUID } from "node:crypto";
 import type { AccessControl } from "../access/access-control.js";
-import type { RateDecision, RateWindow } from "../access/contracts.js";
+import type { RateDecision } from "../access/contracts.js";
 import type { ValidateOptions } from "../core/validate.js";
 import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "./api-definition.js";
 import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
@@ -48,7 +48,6 @@ export class ServiceHandler implements RequestHandler {
   private readonly validatePreflight = preflightResponse(VALIDATE_METHODS);
   private readonly readPreflight = preflightResponse(READ_METHODS);
   private readonly health = jsonResponse(200, JSON.stringify({ status: "ok" }));
-  private readonly policies = new Map<readonly RateWindow[], string>();
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -88,12 +87,7 @@ export class ServiceHandler implements RequestHandler {
     return this.problems.problem("ERR_INTERNAL", { detail: `Unexpected failure; incident ${incident}.`, incident });
   }
 
-  rateHeaders(rate: RateDecision, windows: readonly RateWindow[]): string[] {
-    let policy = this.policies.get(windows);
-    if (policy === undefined) {
-      policy = windows.map((window) => `${window.limit};w=${window.windowSeconds}`).join(", ");
-      this.policies.set(windows, policy);
-    }
+  rateHeaders(rate: RateDecision, policy: string): string[] {
     return ["RateLimit-Limit", String(rate.limit), "RateLimit-Remaining", String(rate.remaining), "RateLimit-Reset", String(rate.resetSeconds), "RateLimit-Policy", policy];
   }
 
@@ -190,7 +184,7 @@ class ValidateExchange implements BodySink {
       const headers = ["Retry-After", String(RETRY_AFTER_SECONDS.keyService)];
       return this.finish(problems.problem("ERR_KEY_SERVICE_UNAVAILABLE", { detail: "API keys cannot be verified right now.", headers }), "ERR_KEY_SERVICE_UNAVAILABLE");
     }
-    const rateHeaders = this.handler.rateHeaders(decision.rate, decision.windows);
+    const rateHeaders = this.handler.rateHeaders(decision.rate, decision.policy);
     if (!decision.ok) {
       this.reader?.abort();
       const retryAfter = String(decision.rate.retryAfterSeconds ?? decision.rate.resetSeconds);

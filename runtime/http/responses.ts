@@ -8,7 +8,7 @@ const BASE_HEADERS = [...CORS_HEADERS, "X-Content-Type-Options", "nosniff"];
 const DYNAMIC_HEADERS = [...BASE_HEADERS, "Cache-Control", "no-store"];
 const STATIC_HEADERS = [...BASE_HEADERS, "Cache-Control", "public, max-age=300"];
 
-export const JSON_DYNAMIC_HEADERS = [...DYNAMIC_HEADERS, "Content-Type", MEDIA_TYPES.json];
+const JSON_DYNAMIC_HEADERS = [...DYNAMIC_HEADERS, "Content-Type", MEDIA_TYPES.json];
 const PROBLEM_HEADERS = [...DYNAMIC_HEADERS, "Content-Type", MEDIA_TYPES.problem];
 
 export function staticResponse(contentType: string, body: string): OutgoingResponse {
@@ -48,13 +48,9 @@ export class ProblemResponder {
     this.documentation = `${baseUrl}${PATHS.errors}`;
   }
 
-  documentationOf(code: ProblemCode): string {
-    return `${this.documentation}#${code}`;
-  }
-
   problem(code: ProblemCode, options: ProblemOptions = {}): OutgoingResponse {
     const definition = PROBLEMS[code];
-    const documentation = this.documentationOf(code);
+    const documentation = `${this.documentation}#${code}`;
     const body = {
       type: documentation,
       title: definition.title,

@@ -5,7 +5,7 @@ import { buildOpenApi } from "./openapi.js";
 import { staticResponse } from "./responses.js";
 import type { OutgoingResponse } from "./transport.js";
 
-export function buildApiIndex(baseUrl: string): object {
+function buildApiIndex(baseUrl: string): object {
   return {
     name: SERVICE_NAME,
     version: API_VERSION,

@@ -22,7 +22,7 @@ export interface OutgoingResponse {
 }
 
 export interface BodySink {
-  /** Ownership of the chunk passes to the sink: the adapter must hand over a copy when it reuses its memory. */
+  /** The chunk is valid only during the call (uWebSockets.js reuses its memory): the sink copies what it keeps. */
   write(chunk: Uint8Array): void;
   end(): void;
   /** The client went away: release everything; the response will not be written. */

@@ -1,27 +1,11 @@
 // Fixed allow-lists for metric labels: a label can only ever hold one of these values, so nothing from a document, a key
 // or a client address can reach the metrics, even if a caller passes it by mistake.
 import { MODELS } from "../core/report.js";
-
-/** Every stable error code of the contract (section 7). */
-const ERROR_CODES = [
-  "ERR_INVALID_JSON",
-  "ERR_INVALID_UTF8",
-  "ERR_UNKNOWN_MODEL",
-  "ERR_INVALID_CONTENT_ENCODING",
-  "ERR_UNSUPPORTED_PARAMETER",
-  "ERR_INVALID_API_KEY",
-  "ERR_METHOD_NOT_ALLOWED",
-  "ERR_PAYLOAD_TOO_LARGE",
-  "ERR_UNSUPPORTED_MEDIA_TYPE",
-  "ERR_RATE_LIMITED",
-  "ERR_INTERNAL",
-  "ERR_KEY_SERVICE_UNAVAILABLE",
-  "ERR_NOT_FOUND",
-] as const;
+import { PROBLEM_CODES } from "../http/api-definition.js";
 
 const MODEL_VALUES: ReadonlySet<string> = new Set(MODELS);
 const LEVEL_VALUES: ReadonlySet<string> = new Set(["schema", "full"]);
-const OUTCOME_VALUES: ReadonlySet<string> = new Set(["valid", "invalid", ...ERROR_CODES]);
+const OUTCOME_VALUES: ReadonlySet<string> = new Set(["valid", "invalid", ...PROBLEM_CODES]);
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -61,7 +61,8 @@ describe("agreement with @cfworker/json-schema", () => {
 
     for (const [model, candidates] of bases) {
       for (const base of random.sample(candidates, BASES_PER_MODEL)) {
-        cases.push({ id: base.file, origin: "corpus", ours: ourVerdict(base.document), reference: reference[model](base.document) });
+        // Corpus documents are compared above already; only the repaired base is new.
+        if (base.document === repaired) cases.push({ id: base.file, origin: "corpus", ours: ourVerdict(base.document), reference: reference[model](base.document) });
         for (const mutation of sampleMutations(base.document, model, facts[model]!, random, MUTANTS_PER_KIND)) {
           const undo = applyMutation(base.document, mutation);
           cases.push({ id: `${base.file} ${describeMutation(mutation)}`, origin: mutation.kind, ours: ourVerdict(base.document), reference: reference[model](base.document) });

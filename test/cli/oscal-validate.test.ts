@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
+import { deeplyNestedCatalog } from "../http/support/documents.js";
 
 const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
 const dir = mkdtempSync(path.join(tmpdir(), "oscal-cli-"));
@@ -60,9 +61,7 @@ describe("oscal-validate", () => {
   });
 
   it("says how to fix a document nested too deeply to validate", () => {
-    const depth = 20_000;
-    const groups = `${'{"id":"g","title":"t","groups":['.repeat(depth)}{"id":"g","title":"t"}${"]}".repeat(depth)}`;
-    const deep = file("deep.json", JSON.stringify({ catalog: { uuid, metadata } }).replace(/}}$/, `,"groups":[${groups}]}}`));
+    const deep = file("deep.json", deeplyNestedCatalog(20_000));
     const { status, stdout } = run([deep]);
     expect(status).toBe(1);
     expect(stdout).toContain("ERR_PAYLOAD_TOO_LARGE: The document nests too deeply");

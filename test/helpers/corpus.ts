@@ -2,10 +2,10 @@
 // model, each document's root model being the directory it sits in.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "../../compiler/paths.js";
 import { MODELS, type Model } from "../../runtime/core/report.js";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export { repoRoot };
 
 export function corpusDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(repoRoot, env.OSCAL_CORPUS_DIR ?? "../shared/corpus");

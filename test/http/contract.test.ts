@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket, readResponse, requestHead, writeQuietly } from "./support/raw-http.js";
-import { JSON_HEADERS, MANY_ISSUES_CATALOG, SCHEMA_INVALID_CATALOG, VALIDATE, VALID_CATALOG, catalog, post } from "./support/documents.js";
+import { JSON_HEADERS, MANY_ISSUES_CATALOG, SCHEMA_INVALID_CATALOG, VALIDATE, VALID_CATALOG, catalog, deeplyNestedCatalog, post } from "./support/documents.js";
 import { startService, TRANSPORTS, type TestService } from "./support/service.js";
 
 const MIB = 1024 * 1024;
@@ -340,10 +340,7 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
     });
 
     it("answers groups nested 20,000 deep with 413 and a next step about nesting, not size", async () => {
-      const depth = 20_000;
-      const groups = `${'{"id":"g","title":"t","groups":['.repeat(depth)}{"id":"g","title":"t"}${"]}".repeat(depth)}`;
-      const catalog = JSON.stringify({ catalog: { uuid: "74c8ba1e-5cd4-4ad1-bbfd-d888e2f6c724", metadata: { title: "t", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" } } });
-      const response = await validate(catalog.replace(/}}$/, `,"groups":[${groups}]}}`));
+      const response = await validate(deeplyNestedCatalog(20_000));
       const problem = await expectProblem(response, 413, "ERR_PAYLOAD_TOO_LARGE");
       expect(problem.detail).toContain("nests too deeply");
       expect(problem.resolution).toContain("nest at most");

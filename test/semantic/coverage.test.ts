@@ -4,16 +4,19 @@ import { describe, it, expect } from "vitest";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { buildPaths } from "../../compiler/paths.js";
 import { emitSemantic } from "../../compiler/semantic/index.js";
 import { loadMetaschema } from "../../compiler/semantic/metaschema.js";
+import { patchedSchemas } from "../helpers/patched-schemas.js";
 
-const metaschemaDir = process.env.OSCAL_METASCHEMA_DIR ?? path.resolve(import.meta.dirname, "../../../shared/oscal/1.2.2/metaschema");
+const { metaschemaDir } = buildPaths();
+const completeSchema = patchedSchemas().get("oscal_complete_schema.json")!;
 
 describe("semantic compiler coverage", async () => {
   const outA = mkdtempSync(path.join(tmpdir(), "semantic-a-"));
   const outB = mkdtempSync(path.join(tmpdir(), "semantic-b-"));
-  const result = await emitSemantic({ metaschemaDir, outDir: outA });
-  await emitSemantic({ metaschemaDir, outDir: outB });
+  const result = await emitSemantic({ metaschemaDir, outDir: outA, completeSchema });
+  await emitSemantic({ metaschemaDir, outDir: outB, completeSchema });
   const { constraints } = loadMetaschema(metaschemaDir);
   const code = readFileSync(path.join(outA, "semantic.cjs"), "utf8");
   const table = new Map(
@@ -41,8 +44,7 @@ describe("semantic compiler coverage", async () => {
 
   it("emits code behind the switch of every rule", () => {
     result.rules.forEach((rule, index) => {
-      const compiled = code.includes(`A[${index}] === 1`) || code.includes(`(${index}, `) || code.includes(`(${index});`);
-      expect(compiled, rule.id).toBe(true);
+      expect(code.includes(`A[${index}] === 1`), rule.id).toBe(true);
     });
   });
 

@@ -9,12 +9,12 @@ import type { AssemblyDef, FieldDef } from "../../compiler/semantic/metaschema.j
 import { buildPaths } from "../../compiler/paths.js";
 import { readVerifiedSchemas, type JsonSchema } from "../../compiler/schema-source.js";
 
-const metaschemaDir = process.env.OSCAL_METASCHEMA_DIR ?? path.resolve(import.meta.dirname, "../../../shared/oscal/1.2.2/metaschema");
+const { metaschemaDir } = buildPaths();
 
 function inventory(): { root: AssemblyDef; widget: FieldDef } {
-  const widget: FieldDef = { kind: "field", name: "widget", useName: "widget", contextPath: "test:widget", asType: "string", flags: [], valueKey: null, constraints: [] };
+  const widget: FieldDef = { kind: "field", name: "widget", useName: "widget", contextPath: "test:widget", asType: "string", flags: [], valueKey: null };
   const root: AssemblyDef = {
-    kind: "assembly", name: "inventory", useName: "inventory", contextPath: "test:inventory", rootName: "inventory", flags: [], constraints: [],
+    kind: "assembly", name: "inventory", useName: "inventory", contextPath: "test:inventory", rootName: "inventory", flags: [],
     children: [{ name: "widget", jsonName: "widgets", multiplicity: "array", def: widget }],
   };
   return { root, widget };

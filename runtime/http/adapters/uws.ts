@@ -1,7 +1,7 @@
 // The uWebSockets.js adapter. The package silently falls back to a slow JavaScript implementation when its native
 // binary does not load; `description` says which one runs. Rules of uWS honoured here: onAborted is registered before
-// any asynchronous step, `res` is never touched after an abort, writes are corked, and onData chunks are copied
-// (their memory is reused after the callback returns).
+// any asynchronous step, `res` is never touched after an abort, and writes are corked. onData chunks are handed over
+// as views: the sink copies what it keeps before the callback returns, as the transport contract says.
 import { createRequire } from "node:module";
 import type * as Uws from "@trufflesuite/uws-js-unofficial";
 import { STATUS_TEXT, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
@@ -66,7 +66,7 @@ export class UwsServer implements TransportServer {
       if (!expectsBody) sink.end();
       else {
         res.onData((chunk, isLast) => {
-          if (chunk.byteLength > 0) sink.write(new Uint8Array(chunk.slice(0)));
+          if (chunk.byteLength > 0) sink.write(new Uint8Array(chunk));
           if (isLast) sink.end();
         });
       }

@@ -3,9 +3,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { repoRoot } from "../../../compiler/paths.js";
 
-export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 export const TRANSPORTS = ["uws", "node"] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
 
@@ -21,8 +21,8 @@ export interface TestService {
 }
 
 export async function startService(transport: TransportName, env: Record<string, string> = {}): Promise<TestService> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, "dist/runtime/http/main.js")], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [join(repoRoot, "dist/runtime/http/main.js")], {
+    cwd: repoRoot,
     env: {
       ...process.env,
       PORT: "0",
