@@ -3,7 +3,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildPaths } from "./paths.js";
-import { readVerifiedSchemas } from "./schema-source.js";
+import { readVerifiedSchemas, verifyMetaschemaDir } from "./schema-source.js";
 import { applyPatches, loadPatches } from "./patches.js";
 import { MODEL_NAMES, MODEL_SCHEMA_FILES, OSCAL_RELEASE } from "./models.js";
 import { validationCopy } from "./schema-walk.js";
@@ -22,6 +22,7 @@ function write(file: string, content: string): void {
 async function main(): Promise<void> {
   const paths = buildPaths();
   const source = readVerifiedSchemas(paths.schemaDir, paths.schemaSumsFile);
+  verifyMetaschemaDir(paths.metaschemaDir, paths.metaschemaSumsFile);
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 

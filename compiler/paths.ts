@@ -9,6 +9,7 @@ export interface BuildPaths {
   metaschemaDir: string;
   patchesDir: string;
   schemaSumsFile: string;
+  metaschemaSumsFile: string;
   outDir: string;
 }
 
@@ -19,6 +20,7 @@ export function buildPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
     metaschemaDir: fromRepo(env.OSCAL_METASCHEMA_DIR ?? "../shared/oscal/1.2.2/metaschema"),
     patchesDir: fromRepo("patches"),
     schemaSumsFile: fromRepo("schemas/SHA256SUMS"),
+    metaschemaSumsFile: fromRepo("schemas/METASCHEMA.SHA256SUMS"),
     outDir: fromRepo(env.OSCAL_GENERATED_DIR ?? "generated"),
   };
 }

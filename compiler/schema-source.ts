@@ -1,6 +1,6 @@
-// Reads the NIST schema files and refuses any whose bytes differ from the committed SHA-256 sums.
+// Reads the NIST schema and metaschema files and refuses any whose bytes differ from the committed SHA-256 sums.
 import { createHash } from "node:crypto";
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 export type JsonSchema = Record<string, unknown>;
@@ -25,22 +25,42 @@ export function parseSums(text: string): Map<string, string> {
   return sums;
 }
 
-export function readVerifiedSchemas(schemaDir: string, sumsFile: string): SchemaSource {
-  const expected = parseSums(readFileSync(sumsFile, "utf8"));
-  const schemas = new Map<string, JsonSchema>();
+/** Checks every file the sums file lists under `dir` and returns name → hex SHA-256; names the first file that is missing or differs. */
+export function verifyListedFiles(dir: string, sumsFile: string, what: string, envName: string): Record<string, string> {
   const hashes: Record<string, string> = {};
-  for (const [name, sum] of expected) {
-    const file = path.join(schemaDir, name);
+  for (const [name, sum] of parseSums(readFileSync(sumsFile, "utf8"))) {
+    const file = path.join(dir, name);
     if (!existsSync(file)) {
-      throw new BuildInputError(`schema file ${name} is missing from ${schemaDir} (set OSCAL_SCHEMA_DIR to the OSCAL 1.2.2 JSON schema folder)`);
+      throw new BuildInputError(`${what} file ${name} is missing from ${dir} (set ${envName} to the OSCAL 1.2.2 ${what} folder)`);
     }
-    const bytes = readFileSync(file);
-    const actual = createHash("sha256").update(bytes).digest("hex");
+    const actual = createHash("sha256").update(readFileSync(file)).digest("hex");
     if (actual !== sum) {
-      throw new BuildInputError(`schema file ${name} does not match its recorded SHA-256 (expected ${sum}, found ${actual}); refusing to build`);
+      throw new BuildInputError(`${what} file ${name} does not match its recorded SHA-256 (expected ${sum}, found ${actual}); refusing to build`);
     }
-    schemas.set(name, JSON.parse(bytes.toString("utf8")) as JsonSchema);
     hashes[name] = actual;
   }
+  return hashes;
+}
+
+export function readVerifiedSchemas(schemaDir: string, sumsFile: string): SchemaSource {
+  const hashes = verifyListedFiles(schemaDir, sumsFile, "schema", "OSCAL_SCHEMA_DIR");
+  const schemas = new Map<string, JsonSchema>();
+  for (const name of Object.keys(hashes)) schemas.set(name, JSON.parse(readFileSync(path.join(schemaDir, name), "utf8")) as JsonSchema);
   return { schemas, hashes };
+}
+
+/**
+ * The metaschema loader reads every module and entity file in its folder, so a file the sums do not list would enter
+ * the build unchecked: refuse it as well.
+ */
+export function verifyMetaschemaDir(metaschemaDir: string, sumsFile: string): Record<string, string> {
+  const hashes = verifyListedFiles(metaschemaDir, sumsFile, "metaschema", "OSCAL_METASCHEMA_DIR");
+  const present = readdirSync(metaschemaDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(metaschemaDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));
+  const unlisted = present.filter((name) => !(name in hashes)).sort();
+  if (unlisted.length > 0) {
+    throw new BuildInputError(`metaschema folder ${metaschemaDir} holds files without a recorded SHA-256: ${unlisted.join(", ")}; refusing to build`);
+  }
+  return hashes;
 }
