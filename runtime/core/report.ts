@@ -24,6 +24,10 @@ export interface ValidationIssue {
   message: string;
   keyword: string;
   severity: Severity;
+  /** 1-based line of the value `path` points at, in the original text (absent where no text was given). */
+  line?: number;
+  /** 1-based column of that value, counted in Unicode code points from the start of its line. */
+  column?: number;
 }
 
 export interface SemanticRulesMeta {
