@@ -1,7 +1,11 @@
 // What a `--version` line and SARIF's tool record name: this package's version, the OSCAL release the validators
 // target and the SHA-256 of the rule manifest they were generated with.
-import pkg from "#package.json" with { type: "json" };
+import { createRequire } from "node:module";
 import manifest from "#generated/manifest.json" with { type: "json" };
+
+// Required rather than imported: a JSON import would make tsc copy package.json into dist/, and that copy would then be
+// the nearest package.json of the compiled code, breaking its `#generated/*` imports.
+const pkg = createRequire(import.meta.url)("#package.json") as { name: string; version: string };
 
 export const PACKAGE_NAME: string = pkg.name;
 export const PACKAGE_VERSION: string = pkg.version;
