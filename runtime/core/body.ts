@@ -20,6 +20,7 @@ export type ParsedBody = { ok: true; document: unknown } | { ok: false; error: B
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export function parseBody(bytes: Uint8Array): ParsedBody {
+  if (startsLikeXml(bytes)) return { ok: false, error: XML_NOT_SUPPORTED };
   try {
     const asciiText = asciiJsonText(bytes);
     if (asciiText !== undefined) return { ok: true, document: JSON.parse(asciiText) };
@@ -44,6 +45,26 @@ export function parseText(text: string): ParsedBody {
     const { line, column, problem } = locateSyntaxError(text);
     return { ok: false, error: { code: "ERR_INVALID_JSON", detail: `The body is not well-formed JSON: ${problem} at line ${line}, column ${column}.`, line, column } };
   }
+}
+
+/**
+ * OSCAL is also published as XML. Such a body is not JSON either, but a syntax error at line 1, column 1 would not
+ * tell its sender what to do; the JSON error code is kept, as the contract knows no other for an unreadable body.
+ */
+export const XML_NOT_SUPPORTED: BodyError = {
+  code: "ERR_INVALID_JSON",
+  detail: "The body is XML, not JSON: OSCAL XML is not supported yet, only OSCAL JSON.",
+  resolution:
+    "Convert the document to OSCAL JSON with NIST's XSLT converter for its model, shipped in the OSCAL release archive " +
+    "oscal-1.2.2.zip as xml/convert/<model>_xml-to-json-converter.xsl (for example `java -jar saxon-he.jar " +
+    "-xsl:<model>_xml-to-json-converter.xsl -s:document.xml -o:document.json`), then validate the JSON.",
+};
+
+/** True when the first character after a byte-order mark and whitespace is `<`: an XML declaration or element. */
+export function startsLikeXml(bytes: Uint8Array): boolean {
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++;
+  return bytes[i] === 0x3c;
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence (RFC 3629). */

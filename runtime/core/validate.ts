@@ -3,6 +3,7 @@
 import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { parseBody, type BodyError } from "./body.js";
+import { jsonLocator, withLocations, type Locator } from "./locate.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
@@ -70,7 +71,18 @@ export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}):
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const parsed = parseBody(bytes);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return validateParsed(parsed.document, resolved.options, started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started), jsonLocator(bytes), started);
+}
+
+/**
+ * Adds the line and column of each reported finding in the source text: only reports with findings pay for it.
+ * `durationMs` includes the time spent locating.
+ */
+export function locateFindings(outcome: ValidationOutcome, locate: Locator, started: number): ValidationOutcome {
+  if (outcome.kind !== "report" || outcome.report.issues.length === 0) return outcome;
+  const { report } = outcome;
+  const issues = withLocations(report.issues, locate);
+  return { kind: "report", report: { ...report, issues, meta: { ...report.meta, durationMs: Math.round(performance.now() - started) } } };
 }
 
 /** For library callers that already hold the parsed JSON value. */

@@ -1,0 +1,260 @@
+// Places findings in the submitted text: the line and column of what each finding's JSON Pointer names. It runs only
+// for documents with findings, as one pass over the original UTF-8 bytes for all of a document's findings (the core
+// parses an escaped copy of the text, whose offsets differ), and it walks into a container only when a finding lies
+// inside it: everything else is skipped bracket by bracket.
+import type { ValidationIssue } from "./report.js";
+
+export interface SourcePosition {
+  /** 1-based; lines end at LF (a CR before it belongs to the line it ends). */
+  line: number;
+  /** 1-based, in Unicode code points from the start of the line; a leading byte-order mark does not count. */
+  column: number;
+}
+
+/** What of the pointed-at member a finding is placed at: its value, or its name (for a property that is not allowed). */
+export type LocationTarget = "value" | "name";
+
+export interface LocationRequest {
+  pointer: string;
+  target: LocationTarget;
+}
+
+/** Resolves requests against one document's source; a position is undefined where the pointer names nothing. */
+export type Locator = (requests: readonly LocationRequest[]) => (SourcePosition | undefined)[];
+
+/**
+ * An `additionalProperties` finding's path is the property that is not allowed: it is placed at the property's name,
+ * where an editor would point. Every other finding is placed at the value its path names (for `required`, the object
+ * that lacks the property: its opening brace).
+ */
+export function locationTarget(issue: ValidationIssue): LocationTarget {
+  return issue.keyword === "additionalProperties" ? "name" : "value";
+}
+
+/** The issues with `line` and `column` added where the locator places them. */
+export function withLocations(issues: readonly ValidationIssue[], locate: Locator): ValidationIssue[] {
+  if (issues.length === 0) return [...issues];
+  const positions = locate(issues.map((issue) => ({ pointer: issue.path, target: locationTarget(issue) })));
+  return issues.map((issue, i) => {
+    const position = positions[i];
+    return position === undefined ? issue : { ...issue, line: position.line, column: position.column };
+  });
+}
+
+/** RFC 6901 reference tokens of a pointer ("" is the whole document), or undefined for a malformed pointer. */
+export function pointerTokens(pointer: string): string[] | undefined {
+  if (pointer === "") return [];
+  if (!pointer.startsWith("/")) return undefined;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+// --- JSON ------------------------------------------------------------------------------------------------------------
+
+/** The requested pointers as a tree of reference tokens, so the scan follows only the branches that hold a finding. */
+interface PointerNode {
+  children: Map<string, PointerNode> | undefined;
+  /** Indices of the requests placed at this node's value, then at its member name. */
+  atValue: number[];
+  atName: number[];
+}
+
+const newNode = (): PointerNode => ({ children: undefined, atValue: [], atName: [] });
+
+function pointerTree(requests: readonly LocationRequest[]): PointerNode {
+  const root = newNode();
+  requests.forEach((request, index) => {
+    const tokens = pointerTokens(request.pointer);
+    if (tokens === undefined || (request.target === "name" && tokens.length === 0)) return;
+    let node = root;
+    for (const token of tokens) {
+      node.children ??= new Map();
+      let child = node.children.get(token);
+      if (child === undefined) node.children.set(token, (child = newNode()));
+      node = child;
+    }
+    (request.target === "name" ? node.atName : node.atValue).push(index);
+  });
+  return root;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const LINE_FEED = 0x0a;
+
+const isWhitespace = (b: number): boolean => b === 0x20 || b === LINE_FEED || b === 0x0d || b === 0x09;
+const utf8 = new TextDecoder("utf-8");
+
+function byteOrderMarkLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+interface Frame {
+  node: PointerNode;
+  isArray: boolean;
+  index: number;
+}
+
+/**
+ * A Locator over well-formed JSON (the text JSON.parse accepted) as UTF-8 bytes. A member name that occurs twice is
+ * placed at its last occurrence, the one JSON.parse keeps.
+ */
+export function jsonLocator(bytes: Uint8Array): Locator {
+  return (requests) => {
+    const offsets: (number | undefined)[] = new Array(requests.length).fill(undefined);
+    scanJson(bytes, pointerTree(requests), offsets);
+    return bytePositions(bytes, offsets);
+  };
+}
+
+function scanJson(bytes: Uint8Array, root: PointerNode, offsets: (number | undefined)[]): void {
+  // An explicit stack rather than recursion: a document may nest deeply.
+  const stack: Frame[] = [];
+  let i = skipWhitespace(bytes, byteOrderMarkLength(bytes));
+  let node: PointerNode | undefined = root;
+  for (;;) {
+    // At the start of a value; `node` is the pointer tree's node for it, if any finding lies at or below it.
+    let valueDone = true;
+    if (node !== undefined) {
+      for (const request of node.atValue) offsets[request] = i;
+      const c = bytes[i];
+      if (node.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
+        const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
+        i = skipWhitespace(bytes, i + 1);
+        if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
+          stack.push(frame);
+          ({ i, node } = enterMember(bytes, i, frame, offsets));
+          valueDone = false;
+        } else i++;
+      } else i = skipValue(bytes, i);
+    } else i = skipValue(bytes, i);
+    if (!valueDone) continue;
+    // After a value: close containers until one continues with another member.
+    for (;;) {
+      i = skipWhitespace(bytes, i);
+      const frame = stack[stack.length - 1];
+      if (frame === undefined) return;
+      if (bytes[i] === COMMA) {
+        frame.index++;
+        ({ i, node } = enterMember(bytes, skipWhitespace(bytes, i + 1), frame, offsets));
+        break;
+      }
+      stack.pop();
+      i++;
+    }
+  }
+}
+
+/** Reads an array element's or object member's start; returns where its value starts and the tree node for it. */
+function enterMember(bytes: Uint8Array, i: number, frame: Frame, offsets: (number | undefined)[]): { i: number; node: PointerNode | undefined } {
+  const children = frame.node.children!;
+  if (frame.isArray) return { i, node: children.get(String(frame.index)) };
+  const nameEnd = skipString(bytes, i);
+  const child = children.get(memberName(bytes, i, nameEnd));
+  if (child !== undefined) for (const request of child.atName) offsets[request] = i;
+  // Past the name, the colon and the whitespace around it.
+  return { i: skipWhitespace(bytes, skipWhitespace(bytes, nameEnd) + 1), node: child };
+}
+
+function memberName(bytes: Uint8Array, start: number, end: number): string {
+  const raw = utf8.decode(bytes.subarray(start + 1, end - 1));
+  return raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
+}
+
+function skipWhitespace(bytes: Uint8Array, i: number): number {
+  while (i < bytes.length && isWhitespace(bytes[i]!)) i++;
+  return i;
+}
+
+/** From an opening quote to just past the closing one. */
+function skipString(bytes: Uint8Array, start: number): number {
+  let quote = bytes.indexOf(QUOTE, start + 1);
+  for (;;) {
+    let backslashes = 0;
+    while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    quote = bytes.indexOf(QUOTE, quote + 1);
+  }
+}
+
+function skipValue(bytes: Uint8Array, i: number): number {
+  const c = bytes[i];
+  if (c === QUOTE) return skipString(bytes, i);
+  if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) {
+    while (i < bytes.length && !isWhitespace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
+    return i;
+  }
+  let depth = 0;
+  for (;;) {
+    const b = bytes[i]!;
+    if (b === QUOTE) {
+      i = skipString(bytes, i);
+      continue;
+    }
+    if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+    else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
+    i++;
+  }
+}
+
+/** Byte offsets to positions, in one forward pass over the lines that hold them. */
+function bytePositions(bytes: Uint8Array, offsets: readonly (number | undefined)[]): (SourcePosition | undefined)[] {
+  const order = offsets.map((_, index) => index).filter((index) => offsets[index] !== undefined);
+  order.sort((a, b) => offsets[a]! - offsets[b]!);
+  const positions: (SourcePosition | undefined)[] = new Array(offsets.length).fill(undefined);
+  let line = 1;
+  let lineStart = byteOrderMarkLength(bytes);
+  let nextLineFeed = bytes.indexOf(LINE_FEED, lineStart);
+  for (const index of order) {
+    const offset = offsets[index]!;
+    while (nextLineFeed !== -1 && nextLineFeed < offset) {
+      line++;
+      lineStart = nextLineFeed + 1;
+      nextLineFeed = bytes.indexOf(LINE_FEED, lineStart);
+    }
+    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
+    let column = 1;
+    for (let k = lineStart; k < offset; k++) if ((bytes[k]! & 0xc0) !== 0x80) column++;
+    positions[index] = { line, column };
+  }
+  return positions;
+}
+
+// --- Text (YAML) -----------------------------------------------------------------------------------------------------
+
+/** Positions of UTF-16 offsets into a decoded text; the same conventions as for bytes. */
+export function textPosition(text: string, offset: number, lineStarts: readonly number[]): SourcePosition {
+  // The last line start at or before the offset (lineStarts is sorted and begins with 0).
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lineStarts[middle]! <= offset) low = middle;
+    else high = middle - 1;
+  }
+  let k = lineStarts[low]!;
+  if (k === 0 && text.charCodeAt(0) === 0xfeff) k = 1;
+  let column = 1;
+  for (; k < offset; k++) {
+    const unit = text.charCodeAt(k);
+    // A low surrogate right after a high one completes a character already counted.
+    if (!(unit >= 0xdc00 && unit <= 0xdfff && k > 0 && isHighSurrogate(text.charCodeAt(k - 1)))) column++;
+  }
+  return { line: low + 1, column };
+}
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+
+/** Offsets at which lines start (after each LF), for textPosition. */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}

@@ -1,0 +1,136 @@
+// Findings carry the line and column (1-based, columns in code points) of what their path names in the original text.
+// Every expected position below is counted by hand from the document text written next to it.
+import { describe, expect, it } from "vitest";
+import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
+import { jsonLocator } from "../../runtime/core/locate.js";
+import type { ValidationIssue } from "../../runtime/core/report.js";
+
+const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
+const encode = (text: string) => new TextEncoder().encode(text);
+
+function issues(text: string | Uint8Array, options = {}): ValidationIssue[] {
+  const outcome = validateBytes(typeof text === "string" ? encode(text) : text, options);
+  if (outcome.kind !== "report") throw new Error(`expected a report, got ${JSON.stringify(outcome)}`);
+  return outcome.report.issues;
+}
+
+/** path, keyword (first words of the message) → line:column, for compact comparisons. */
+const placed = (found: readonly ValidationIssue[]) => found.map((issue) => `${issue.path} ${issue.keyword} ${issue.line}:${issue.column}`);
+
+describe("finding positions in JSON", () => {
+  it("pretty-printed: values, the object of a missing property, and the name of a property not allowed", () => {
+    const text = [
+      "{", //                                                                   line 1
+      '  "catalog": {', //                                                      line 2
+      '    "uuid": "not-a-uuid",', //                                           line 3: value at column 13
+      '    "metadata": {', //                                                   line 4: object at column 17
+      '      "title": "T",', //                                                 line 5
+      '      "last-modified": "2024-05-01T12:00:00Z",', //                      line 6
+      '      "version": "1",', //                                               line 7
+      '      "oscal-version": "1.2.2",', //                                     line 8
+      '      "links": [ { "href": "#a", "rel": "bad rel" } ],', //              line 9: "bad rel" at column 41
+      '      "x-extra": true', //                                               line 10: name at column 7
+      "    },", //
+      '    "groups": []', //                                                    line 12: array at column 15
+      "  }",
+      "}",
+    ].join("\n");
+    expect(placed(issues(text)).sort()).toEqual(
+      [
+        "/catalog/uuid pattern 3:13",
+        "/catalog/metadata/links/0/rel pattern 9:41",
+        "/catalog/metadata/x-extra additionalProperties 10:7",
+        "/catalog/groups minItems 12:15",
+      ].sort(),
+    );
+  });
+
+  it("minified: everything on line 1, columns count every character before the value", () => {
+    // {"catalog":{"uuid":"x","metadata":{"title":"T"}}}
+    //  column of "x" is 20, of the metadata object 35
+    const found = issues('{"catalog":{"uuid":"x","metadata":{"title":"T"}}}');
+    expect(new Set(placed(found))).toEqual(new Set(["/catalog/uuid pattern 1:20", "/catalog/metadata required 1:35"]));
+  });
+
+  it("columns count code points: a two-byte, a three-byte and a four-byte character (a surrogate pair) are one column each", () => {
+    // Line 2: `  "uuid": "é€😀", "metadata": {}` — é (2 bytes), € (3 bytes), 😀 (4 bytes, 2 UTF-16 units).
+    // Columns: "uuid" starts at 3, the value at 11; é 12, € 13, 😀 14, closing quote 15, comma 16, space 17,
+    // "metadata" 18-27, colon 28, space 29, `{` 30.
+    const text = '{"catalog": {\n  "uuid": "é€😀", "metadata": {}\n}}';
+    expect(new Set(placed(issues(text)))).toEqual(new Set(["/catalog/uuid pattern 2:11", "/catalog/metadata required 2:30"]));
+  });
+
+  it("non-ASCII text before a finding on an earlier line does not shift later lines", () => {
+    const text = '{"catalog": {"metadata": {"title": "😀😀😀 ünïcödé"},\n"uuid": 7}}';
+    expect(placed(issues(text)).filter((entry) => entry.startsWith("/catalog/uuid"))).toEqual(["/catalog/uuid type 2:9"]);
+  });
+
+  it("a leading byte-order mark does not count as a column", () => {
+    const text = '{"catalog":{"uuid":"x","metadata":{}}}';
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...encode(text)]);
+    expect(placed(issues(withBom))).toEqual(placed(issues(text)));
+    expect(placed(issues(withBom))).toContain("/catalog/uuid pattern 1:20");
+  });
+
+  it("member names written with escapes match the decoded names of the path", () => {
+    // "metad\u0061ta" is the name metadata; the object that lacks its required properties opens after it.
+    const text = '{"catalog": {"uuid": "' + uuid + '", "metad\\u0061ta": {}}}';
+    const column = 1 + '{"catalog": {"uuid": "'.length + uuid.length + '", "metad\\u0061ta": '.length;
+    expect(column).toBe(79);
+    expect(new Set(placed(issues(text)))).toEqual(new Set(["/catalog/metadata required 1:79"]));
+  });
+
+  it("escaped names, pointer escapes, arrays and strings holding brackets, through the locator itself", () => {
+    const text = '{"a\\u0062": [0, "]}\\"[{", {"x/y": 1, "t~": [true]}], "z": null}';
+    // The text is {"a\u0062": [0, "]}\"[{", {"x/y": 1, "t~": [true]}], "z": null}. Its name "ab" starts at column 2
+    // (the escape is 6 characters), its array at 13, element 2 (the object) at 27, the "x/y" value at 35, the name
+    // "t~" at 38, true at 45, null at 59.
+    const locate = jsonLocator(encode(text));
+    const positions = locate([
+      { pointer: "/ab", target: "name" },
+      { pointer: "/ab", target: "value" },
+      { pointer: "/ab/2", target: "value" },
+      { pointer: "/ab/2/x~1y", target: "value" },
+      { pointer: "/ab/2/t~0", target: "name" },
+      { pointer: "/ab/2/t~0/0", target: "value" },
+      { pointer: "/z", target: "value" },
+      { pointer: "/missing", target: "value" },
+      { pointer: "", target: "value" },
+    ]);
+    expect(positions).toEqual([
+      { line: 1, column: 2 },
+      { line: 1, column: 13 },
+      { line: 1, column: 27 },
+      { line: 1, column: 35 },
+      { line: 1, column: 38 },
+      { line: 1, column: 45 },
+      { line: 1, column: 59 },
+      undefined,
+      { line: 1, column: 1 },
+    ]);
+  });
+
+  it("CRLF line endings: the CR belongs to the line it ends", () => {
+    const text = '{\r\n"catalog": {\r\n  "uuid": 1, "metadata": {}}}';
+    expect(new Set(placed(issues(text)))).toEqual(new Set(["/catalog/uuid type 3:11", "/catalog/metadata required 3:26"]));
+  });
+
+  it("semantic findings at level full are placed too", () => {
+    const metadata = { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1", "oscal-version": "1.2.2" };
+    const doc = { catalog: { uuid, metadata: { ...metadata, links: [{ href: "#nowhere" }] } } };
+    const text = JSON.stringify(doc, null, 1);
+    const found = issues(text, { level: "full" }).filter((issue) => issue.path === "/catalog/metadata/links/0/href");
+    expect(found.length).toBeGreaterThan(0);
+    const lineOfHref = text.split("\n").findIndex((line) => line.includes('"#nowhere"')) + 1;
+    // That line is `     "href": "#nowhere"`: five spaces of indentation (one per level) and 8 characters of name.
+    for (const issue of found) expect([issue.line, issue.column]).toEqual([lineOfHref, 14]);
+  });
+
+  it("valid documents carry no positions, and validateDocument (no text) never does", () => {
+    const metadata = { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1", "oscal-version": "1.2.2" };
+    expect(issues(JSON.stringify({ catalog: { uuid, metadata } }))).toEqual([]);
+    const outcome = validateDocument({ catalog: { uuid: "x", metadata } });
+    expect(outcome.kind === "report" && outcome.report.issues.length).toBe(1);
+    expect(outcome.kind === "report" && outcome.report.issues[0]).not.toHaveProperty("line");
+  });
+});
