@@ -97,7 +97,7 @@ export function validateDocument(document: unknown, options: ValidateOptions = {
  * The validators recurse with the document, so a hostile one nested thousands of levels deep (real OSCAL nests a few
  * dozen) exhausts the stack. That is a limit of the service, reported as such rather than as a verdict on the document.
  */
-const TOO_DEEP: BodyError = {
+export const TOO_DEEP: BodyError = {
   code: "ERR_PAYLOAD_TOO_LARGE",
   detail: "The document nests too deeply to be validated (OSCAL documents nest a few dozen levels; this one nests thousands).",
   resolution: "Restructure the document so that groups, controls and parts nest at most a few hundred levels deep.",
