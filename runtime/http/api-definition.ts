@@ -18,6 +18,7 @@ export const PATHS = {
   docs: "/docs",
   errors: "/docs/errors",
   permissions: "/docs/permissions",
+  rules: "/docs/rules",
   health: "/healthz",
   ready: "/readyz",
 } as const;
@@ -50,6 +51,8 @@ export interface ProblemDefinition {
   resolution: string;
   /** Response headers that accompany this code (besides the common ones). */
   headers?: readonly string[];
+  /** A documentation page the error reference links to for this code. */
+  reference?: { path: (typeof PATHS)[keyof typeof PATHS]; label: string };
 }
 
 export const PROBLEMS = {
@@ -81,7 +84,8 @@ export const PROBLEMS = {
     status: 400,
     title: "Unsupported query parameter",
     condition: "A query parameter is unknown, repeated, or has an unsupported value: a `level` other than schema or full, `rules` without `level=full`, an unknown rule id, or an `oscal-version` other than the supported release.",
-    resolution: "Correct or remove the parameter named in the detail; see the API documentation for the accepted values.",
+    resolution: "Correct or remove the parameter named in the detail; see the API documentation (/docs) for the accepted values and the rule catalog (/docs/rules) for the semantic rule ids `rules` accepts.",
+    reference: { path: PATHS.rules, label: "Semantic rule catalog: every rule id `rules` accepts" },
   },
   ERR_INVALID_API_KEY: {
     status: 401,
@@ -167,25 +171,27 @@ export const SCHEMAS = {
     type: "object",
     required: ["ruleId", "path", "message", "keyword", "severity"],
     properties: {
-      ruleId: { ...string, description: "Stable id of the rule that produced the finding." },
-      path: { ...string, description: "RFC 6901 JSON Pointer into the submitted document." },
-      message: string,
+      ruleId: { ...string, description: "Stable id of the rule that produced the finding: `<AREA>-<NNN>.<letter>` for a semantic rule (see the rule catalog), `nist-schema:<oscal_version>:<model>:<keyword>:<schema_path>:<keyword>` for a schema rule." },
+      path: { ...string, description: "RFC 6901 JSON Pointer into the submitted document: the object for `required`, the offending property for `additionalProperties`, the value otherwise." },
+      line: { ...integer, minimum: 1, description: "1-based line of what `path` names in the submitted text (the member name for `additionalProperties`, the value otherwise)." },
+      column: { ...integer, minimum: 1, description: "1-based column of that position, counted in Unicode code points from the start of the line (a leading byte-order mark does not count)." },
+      message: { ...string, description: "Plain-language description of the problem." },
       keyword: { ...string, description: "The JSON Schema keyword or semantic constraint that failed." },
-      severity: { type: "string", enum: ["error", "warning"] },
+      severity: { type: "string", enum: ["error", "warning"], description: "`error` makes the document invalid; `warning` is advisory." },
     },
   },
   ReportMeta: {
     type: "object",
     required: ["engine", "validator", "schemaSource", "patches", "durationMs"],
     properties: {
-      engine: string,
+      engine: { ...string, description: "Name of the validation engine." },
       validator: { ...string, description: "The OSCAL release the precompiled validators target." },
-      schemaSource: string,
+      schemaSource: { ...string, description: "Where the schemas come from." },
       patches: { type: "array", items: string, description: "Documented deviations from the raw release schemas." },
-      durationMs: { ...integer, minimum: 0 },
+      durationMs: { ...integer, minimum: 0, description: "Processing time in milliseconds." },
       semanticRules: {
         type: "object",
-        description: "Only on level=full runs that reach the semantic layer.",
+        description: "Only on level=full runs that reach the semantic layer: `count` active rules, `sha256` the hex SHA-256 of their sorted ids joined by newlines.",
         required: ["count", "sha256"],
         properties: { count: { ...integer, minimum: 0 }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } },
       },
@@ -196,14 +202,14 @@ export const SCHEMAS = {
     required: ["valid", "model", "oscalVersion", "level", "complete", "issues", "issueCount", "truncated", "meta"],
     properties: {
       valid: { ...boolean, description: "True when no finding has severity error." },
-      model: { type: "string", enum: [...MODELS] },
+      model: { type: "string", enum: [...MODELS], description: "The OSCAL model, from the document's single root key." },
       oscalVersion: { ...string, description: "The oscal-version declared in the document's metadata, or `unknown`." },
-      level: { type: "string", enum: ["schema", "full"] },
-      complete: boolean,
-      issues: { type: "array", maxItems: MAX_REPORTED_ISSUES, items: { $ref: "#/components/schemas/ValidationIssue" } },
+      level: { type: "string", enum: ["schema", "full"], description: "The depth that ran (echoes the request)." },
+      complete: { ...boolean, description: "True when every requested level ran to completion for a recognized model and version." },
+      issues: { type: "array", maxItems: MAX_REPORTED_ISSUES, items: { $ref: "#/components/schemas/ValidationIssue" }, description: `The findings, at most ${MAX_REPORTED_ISSUES}.` },
       issueCount: { ...integer, minimum: 0, description: "True total number of findings." },
-      truncated: boolean,
-      meta: { $ref: "#/components/schemas/ReportMeta" },
+      truncated: { ...boolean, description: `True when there were more than ${MAX_REPORTED_ISSUES} findings and \`issues\` holds the first ${MAX_REPORTED_ISSUES}.` },
+      meta: { $ref: "#/components/schemas/ReportMeta", description: "How the validation ran." },
     },
   },
   Problem: {

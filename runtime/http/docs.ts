@@ -1,10 +1,13 @@
-// The small static HTML pages the service serves (API documentation, error reference, permissions), generated once at
-// start-up from the API definition, so every Problem's `documentation` link points at a real anchor.
+// The small static HTML pages the service serves (API documentation, error reference, permissions, rule catalog),
+// generated once at start-up from the API definition and the rule catalog, so every Problem's `documentation` link and
+// every rule id points at a real anchor.
 import type { RateLimits } from "../access/access-control.js";
-import { VALIDATOR_RELEASE } from "../core/validate.js";
+import type { ValidationReport } from "../core/report.js";
+import { RULE_CATALOG } from "../core/rule-catalog.js";
+import { validateBytes, VALIDATOR_RELEASE } from "../core/validate.js";
 import {
-  API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SERVICE_DESCRIPTION,
-  SERVICE_NAME, VALIDATE_PARAMETERS,
+  API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS,
+  SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_PARAMETERS, type ProblemDefinition,
 } from "./api-definition.js";
 
 export interface PublishedLimits {
@@ -23,6 +26,7 @@ function page(title: string, baseUrl: string, body: string): string {
     [PATHS.docs, "API"],
     [PATHS.errors, "Errors"],
     [PATHS.permissions, "Permissions"],
+    [PATHS.rules, "Rules"],
     [PATHS.openapi, "OpenAPI"],
   ]
     .map(([path, label]) => `<a href="${baseUrl}${path}">${label}</a>`)
@@ -60,6 +64,7 @@ ${parameters}
 </table>
 <p>Checks run in this order, and the first failing one answers: method, path, API key, rate limit, query parameters,
 Content-Type, Content-Encoding, Content-Length, body.</p>
+${reportSection(baseUrl)}
 <h2>Limits</h2>
 <ul><li>Raw body: ${bytes(limits.maxBodyBytes)}; decompressed body: ${bytes(limits.maxDecompressedBytes)}.</li>
 <li>Anonymous: ${limits.anonymous.perMinute} requests per minute and ${limits.anonymous.perDay} per day, per client.</li>
@@ -71,6 +76,7 @@ ${rateHeaders}
 <h2>Other endpoints</h2>
 <ul><li><code>GET ${PATHS.index}</code>: discovery index.</li>
 <li><code>GET ${PATHS.openapi}</code> (and <code>${PATHS.openapiVersioned}</code>): OpenAPI 3.1 description.</li>
+<li><code>GET ${PATHS.rules}</code>: the <a href="${baseUrl}${PATHS.rules}">semantic rule catalog</a>, an anchor per rule id.</li>
 <li><code>GET ${PATHS.health}</code>: liveness; <code>GET ${PATHS.ready}</code>: readiness.</li></ul>
 <h2>CORS</h2>
 <p>Every response carries <code>Access-Control-Allow-Origin: *</code> and exposes ${EXPOSED_HEADERS.map((h) => `<code>${h}</code>`).join(", ")}.
@@ -80,10 +86,11 @@ Preflight requests (OPTIONS) may use ${CORS_ALLOWED_HEADERS.map((h) => `<code>${
 
 export function errorsPage(baseUrl: string): string {
   const sections = PROBLEM_CODES.map((code) => {
-    const problem = PROBLEMS[code];
+    const problem: ProblemDefinition = PROBLEMS[code];
+    const reference = problem.reference === undefined ? "" : `\n<p>See also: <a href="${baseUrl}${problem.reference.path}">${inline(problem.reference.label)}</a>.</p>`;
     return `<section id="${code}"><h2><code>${code}</code> (${problem.status})</h2>
 <p><strong>${escapeHtml(problem.title)}.</strong> ${inline(problem.condition)}</p>
-<p>What to do: ${inline(problem.resolution)}</p></section>`;
+<p>What to do: ${inline(problem.resolution)}</p>${reference}</section>`;
   }).join("\n");
   return page(
     "Error reference",
@@ -109,5 +116,98 @@ An unknown, revoked or malformed key is refused with 401 <code>ERR_INVALID_API_K
 Keys are shown once at creation; the service stores only their SHA-256.</p></section>
 <section id="privacy"><h2>Privacy</h2>
 <p>Documents are processed in memory and discarded when the response is sent. Nothing of a document is logged or stored.</p></section>`,
+  );
+}
+
+// --- Reports: a real example, validated at start-up, so it always shows what the running code returns -----------------
+
+/** Our own small catalog, schema-valid with three semantic findings. Never a submitted document. */
+const EXAMPLE_DOCUMENT = {
+  catalog: {
+    uuid: "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b",
+    metadata: {
+      title: "Example catalog",
+      "last-modified": "2024-05-01T12:00:00Z",
+      version: "1.0",
+      "oscal-version": VALIDATOR_RELEASE,
+      links: [{ href: "#missing-resource", rel: "reference" }],
+    },
+    controls: [{ id: "ac-1", title: "Policy and procedures", props: [{ name: "status", value: "retired" }] }],
+  },
+};
+export const EXAMPLE_DOCUMENT_TEXT = JSON.stringify(EXAMPLE_DOCUMENT, null, 2);
+
+/** The report of EXAMPLE_DOCUMENT at level=full; the second of two runs, so `durationMs` is not that of a cold start. */
+export function exampleReport(): ValidationReport {
+  const bytes = new TextEncoder().encode(EXAMPLE_DOCUMENT_TEXT);
+  validateBytes(bytes, { level: "full" });
+  const outcome = validateBytes(bytes, { level: "full" });
+  if (outcome.kind !== "report") throw new Error(`the documentation's example document gave ${outcome.kind}`);
+  return outcome.report;
+}
+
+interface DescribedSchema {
+  properties: Record<string, { description?: string }>;
+  required: readonly string[];
+}
+
+function fieldRows(prefix: string, schema: DescribedSchema): string {
+  return Object.entries(schema.properties)
+    .map(([name, property]) => {
+      const presence = schema.required.includes(name) ? "always" : "optional";
+      return `<tr><td><code>${prefix}${name}</code></td><td>${presence}</td><td>${inline(property.description ?? "")}</td></tr>`;
+    })
+    .join("\n");
+}
+
+function reportSection(baseUrl: string): string {
+  const report = exampleReport();
+  const rulesUrl = `${baseUrl}${PATHS.rules}`;
+  const ruleLinks = [...new Set(report.issues.map((issue) => issue.ruleId))]
+    .map((id) => `<a href="${rulesUrl}#${encodeURIComponent(id)}"><code>${escapeHtml(id)}</code></a>`)
+    .join(", ");
+  return `<h2 id="reports">Reports</h2>
+<p>A completed validation answers with a ValidationReport. This one is real: the service validated the example document
+below with <code>level=full</code> when it started. Its findings come from the semantic layer (${ruleLinks}; every
+semantic rule is described in the <a href="${rulesUrl}">rule catalog</a>); schema findings have rule ids of the form
+<code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>.</p>
+<details><summary>Example document</summary><pre id="example-document">${escapeHtml(EXAMPLE_DOCUMENT_TEXT)}</pre></details>
+<pre id="example-report">${escapeHtml(JSON.stringify(report, null, 2))}</pre>
+<table><tr><th>Field</th><th>Present</th><th>Meaning</th></tr>
+${fieldRows("", SCHEMAS.ValidationReport)}
+${fieldRows("issues[].", SCHEMAS.ValidationIssue)}
+${fieldRows("meta.", SCHEMAS.ReportMeta)}
+</table>
+<p><code>line</code> and <code>column</code> are present when the findings were placed in the submitted text, which the
+service always does.</p>`;
+}
+
+// --- The semantic rule catalog --------------------------------------------------------------------------------------
+
+export function rulesPage(baseUrl: string): string {
+  const rows = RULE_CATALOG.map((rule) => {
+    const origin = rule.set === "ours" ? "ours" : rule.constraintId === undefined ? "NIST" : `NIST <code>${escapeHtml(rule.constraintId)}</code>`;
+    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}</td></tr>`;
+  }).join("\n");
+  const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
+  return page(
+    "Semantic rule catalog",
+    baseUrl,
+    `<p>The rules <code>level=full</code> checks once a document passes the schema layer: ${RULE_CATALOG.length} rules,
+compiled from NIST's OSCAL ${VALIDATOR_RELEASE} metaschema constraints plus a few reference checks of our own. Each
+finding's <code>ruleId</code> is one of the ids below, which never change (new rules get new ids).</p>
+<ul><li>Semantic rule ids are <code>&lt;AREA&gt;-&lt;NNN&gt;.&lt;letter&gt;</code>: MET metadata, CTL control-common, CAT catalog,
+PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-common, AP, AR, POA, MAP mapping, DOC ours.
+Constraints sharing a NIST id share the number and take successive letters.</li>
+<li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
+${defaultOff.join(", ")}. An unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
+<li>Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
+where <code>schema_path</code> is the failing keyword's location in that model's (patched) OSCAL ${VALIDATOR_RELEASE} JSON schema,
+for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definitions/oscal-catalog-oscal-metadata:metadata/required:required</code>.</li>
+<li><code>meta.semanticRules</code> of a report identifies the rule set that ran: <code>count</code> rules, and the SHA-256 of
+their sorted ids.</li></ul>
+<table><tr><th>Rule id</th><th>Severity</th><th>Default</th><th>Constraint kind</th><th>Models</th><th>Origin</th><th>Description</th></tr>
+${rows}
+</table>`,
   );
 }

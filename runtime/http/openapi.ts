@@ -112,9 +112,10 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
       [PATHS.index]: readPath(getOperation("API index", "Discovery: links to every resource of the API.", json("ApiIndex"), "apiIndex")),
       [PATHS.openapi]: readPath(getOperation("OpenAPI description", "This document (canonical URL).", jsonDoc, "openapi")),
       [PATHS.openapiVersioned]: readPath(getOperation("OpenAPI description (versioned URL)", "Identical to /openapi.json; kept for compatibility.", jsonDoc, "openapiVersioned")),
-      [PATHS.docs]: readPath(getOperation("API documentation", "HTML documentation of the API.", html, "docs")),
+      [PATHS.docs]: readPath(getOperation("API documentation", "HTML documentation of the API, with a real example report and every report field explained.", html, "docs")),
       [PATHS.errors]: readPath(getOperation("Error reference", "HTML reference with one anchor per problem code.", html, "errorReference")),
       [PATHS.permissions]: readPath(getOperation("Permissions", "What anonymous access and an API key allow.", html, "permissions")),
+      [PATHS.rules]: readPath(getOperation("Semantic rule catalog", "HTML catalog of the semantic rules with one anchor per rule id (`#<rule-id>`), and how schema rule ids are formed.", html, "ruleCatalog")),
       [PATHS.health]: readPath(getOperation("Liveness", "200 while the process serves. Not rate limited.", json("Health"), "health")),
       [PATHS.ready]: readPath({
         ...getOperation("Readiness", "200 when ready to serve; 503 when a configured Redis does not answer. Not rate limited.", json("Health"), "ready"),

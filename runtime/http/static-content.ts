@@ -1,6 +1,6 @@
 // Responses whose bodies never change while the process runs, serialized once at start-up.
 import { API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, SERVICE_DESCRIPTION, SERVICE_NAME } from "./api-definition.js";
-import { apiPage, errorsPage, permissionsPage, type PublishedLimits } from "./docs.js";
+import { apiPage, errorsPage, permissionsPage, rulesPage, type PublishedLimits } from "./docs.js";
 import { buildOpenApi } from "./openapi.js";
 import { staticResponse } from "./responses.js";
 import type { OutgoingResponse } from "./transport.js";
@@ -37,5 +37,6 @@ export function buildStaticResponses(baseUrl: string, limits: PublishedLimits): 
     [PATHS.docs, staticResponse(MEDIA_TYPES.html, apiPage(baseUrl, limits))],
     [PATHS.errors, staticResponse(MEDIA_TYPES.html, errorsPage(baseUrl))],
     [PATHS.permissions, staticResponse(MEDIA_TYPES.html, permissionsPage(baseUrl, limits))],
+    [PATHS.rules, staticResponse(MEDIA_TYPES.html, rulesPage(baseUrl))],
   ]);
 }
