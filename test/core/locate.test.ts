@@ -2,8 +2,10 @@
 // Every expected position below is counted by hand from the document text written next to it.
 import { describe, expect, it } from "vitest";
 import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
-import { jsonLocator } from "../../runtime/core/locate.js";
+import { jsonLocator, pointerTokens } from "../../runtime/core/locate.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
+import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
+import { resolvePointer } from "../helpers/json-pointer.js";
 
 const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -134,3 +136,42 @@ describe("finding positions in JSON", () => {
     expect(outcome.kind === "report" && outcome.report.issues[0]).not.toHaveProperty("line");
   });
 });
+
+describe("finding positions on the corpus", () => {
+  // Documents up to 512 KB keep the test quick; bench/locate.ts covers the largest catalog.
+  const documents = listCorpus().filter((document) => document.size <= 512 * 1024);
+
+  it("every reported finding is placed at its value (its name for additionalProperties), checked against an independent pointer resolver", () => {
+    let placedCount = 0;
+    for (const document of documents) {
+      const bytes = readCorpusBytes(document);
+      const text = new TextDecoder().decode(bytes);
+      const lines = text.split("\n");
+      const value = JSON.parse(text) as unknown;
+      for (const level of ["schema", "full"] as const) {
+        for (const issue of issues(bytes, { level })) {
+          const where = `${document.file} ${issue.path} ${issue.line}:${issue.column}`;
+          const at = [...lines[issue.line! - 1]!].slice(issue.column! - 1).join("");
+          if (issue.keyword === "additionalProperties") {
+            expect(at.startsWith(JSON.stringify(pointerTokens(issue.path)!.pop())), where).toBe(true);
+          } else {
+            const resolved = resolvePointer(value, issue.path);
+            expect(resolved.found, where).toBe(true);
+            if (resolved.found) expect(at.startsWith(firstCharacterOf(resolved.value)), where).toBe(true);
+          }
+          placedCount++;
+        }
+      }
+    }
+    expect(placedCount).toBeGreaterThan(100);
+  });
+});
+
+/** How a JSON value's text starts (strings written without escapes start with their whole serialization). */
+function firstCharacterOf(value: unknown): string {
+  if (typeof value === "string") return /[\\"\u0000-\u001f]/.test(value) ? '"' : JSON.stringify(value);
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "[";
+  if (typeof value === "object") return "{";
+  return String(value).slice(0, 1);
+}
