@@ -33,7 +33,6 @@ export function locationTarget(issue: ValidationIssue): LocationTarget {
 
 /** The issues with `line` and `column` added where the locator places them. */
 export function withLocations(issues: readonly ValidationIssue[], locate: Locator): ValidationIssue[] {
-  if (issues.length === 0) return [...issues];
   const positions = locate(issues.map((issue) => ({ pointer: issue.path, target: locationTarget(issue) })));
   return issues.map((issue, i) => {
     const position = positions[i];

@@ -52,7 +52,7 @@ function validateYaml(text: string, options: ResolvedOptions, started: number): 
   return locateFindings(validateParsed(parsed.document, options, started), yamlLocator(parsed.source, text), started);
 }
 
-export type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed } | { ok: false; error: YamlError | BodyError };
+type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed } | { ok: false; error: YamlError | BodyError };
 
 /**
  * Past this flow-collection depth ([ and { nested in one another) the parser itself fails badly, running out of memory
@@ -61,7 +61,7 @@ export type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed 
  */
 const MAX_FLOW_DEPTH = 5_000;
 
-export function parseYaml(text: string): ParsedYaml {
+function parseYaml(text: string): ParsedYaml {
   if (flowDepthExceeds(text, MAX_FLOW_DEPTH)) return { ok: false, error: TOO_DEEP };
   const source = parseDocument(text, { schema: "core", version: "1.2", uniqueKeys: true, merge: false, prettyErrors: false });
   const problem: YAMLError | undefined = source.errors[0] ?? source.warnings[0];
