@@ -53,7 +53,7 @@ export function parseText(text: string): ParsedBody {
  */
 export const XML_NOT_SUPPORTED: BodyError = {
   code: "ERR_INVALID_JSON",
-  detail: "The body is XML, not JSON: OSCAL XML is not supported yet, only OSCAL JSON.",
+  detail: "The document is XML, not JSON: OSCAL XML is not supported yet, only OSCAL JSON.",
   resolution:
     "Convert the document to OSCAL JSON with NIST's XSLT converter for its model, shipped in the OSCAL release archive " +
     "oscal-1.2.2.zip as xml/convert/<model>_xml-to-json-converter.xsl (for example `java -jar saxon-he.jar " +

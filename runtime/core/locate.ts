@@ -119,22 +119,19 @@ function scanJson(bytes: Uint8Array, root: PointerNode, offsets: (number | undef
   let i = skipWhitespace(bytes, byteOrderMarkLength(bytes));
   let node: PointerNode | undefined = root;
   for (;;) {
-    // At the start of a value; `node` is the pointer tree's node for it, if any finding lies at or below it.
-    let valueDone = true;
-    if (node !== undefined) {
-      for (const request of node.atValue) offsets[request] = i;
-      const c = bytes[i];
-      if (node.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
-        const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
-        i = skipWhitespace(bytes, i + 1);
-        if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
-          stack.push(frame);
-          ({ i, node } = enterMember(bytes, i, frame, offsets));
-          valueDone = false;
-        } else i++;
-      } else i = skipValue(bytes, i);
+    // At the start of a value; `node` is the pointer tree's node for it when a finding lies at or below it.
+    if (node !== undefined) for (const request of node.atValue) offsets[request] = i;
+    const c = bytes[i];
+    if (node?.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
+      const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
+      i = skipWhitespace(bytes, i + 1);
+      if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
+        stack.push(frame);
+        ({ i, node } = enterMember(bytes, i, frame, offsets));
+        continue;
+      }
+      i++;
     } else i = skipValue(bytes, i);
-    if (!valueDone) continue;
     // After a value: close containers until one continues with another member.
     for (;;) {
       i = skipWhitespace(bytes, i);
@@ -172,10 +169,13 @@ function skipWhitespace(bytes: Uint8Array, i: number): number {
   return i;
 }
 
+// The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
+
 /** From an opening quote to just past the closing one. */
 function skipString(bytes: Uint8Array, start: number): number {
   let quote = bytes.indexOf(QUOTE, start + 1);
   for (;;) {
+    if (quote === -1) return bytes.length;
     let backslashes = 0;
     while (bytes[quote - 1 - backslashes] === BACKSLASH) backslashes++;
     if (backslashes % 2 === 0) return quote + 1;
@@ -191,7 +191,7 @@ function skipValue(bytes: Uint8Array, i: number): number {
     return i;
   }
   let depth = 0;
-  for (;;) {
+  for (; i < bytes.length; ) {
     const b = bytes[i]!;
     if (b === QUOTE) {
       i = skipString(bytes, i);
@@ -201,6 +201,7 @@ function skipValue(bytes: Uint8Array, i: number): number {
     else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
     i++;
   }
+  return i;
 }
 
 /** Byte offsets to positions, in one forward pass over the lines that hold them. */
