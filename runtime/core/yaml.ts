@@ -55,9 +55,9 @@ function validateYaml(text: string, options: ResolvedOptions, started: number): 
 type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed } | { ok: false; error: YamlError | BodyError };
 
 /**
- * Past this flow-collection depth ([ and { nested in one another) the parser itself fails badly, running out of memory
- * rather than reporting an error, so such a text is refused before parsing. Counted without regard to quoting: no
- * OSCAL document comes near it either way.
+ * Flow collections ([ and { nested in one another) tens of thousands deep make the parser run out of memory rather
+ * than report an error, so a text nesting them past this depth is refused before parsing (about 1,000 deep it already
+ * reports that it cannot follow). Counted without regard to quoting: no OSCAL document comes near it either way.
  */
 const MAX_FLOW_DEPTH = 5_000;
 
