@@ -4,8 +4,8 @@
 
 # What the generator reads. The NIST files it takes from ../shared are pinned by the sums in schemas/ (a different file
 # stops the build), so the sums stand for them; package-lock.json pins the tool versions written into the output.
-GENERATOR_INPUTS := $(shell find compiler patches schemas -type f) package-lock.json
-RUNTIME_SOURCES := $(shell find runtime -name '*.ts') tsconfig.json package.json
+GENERATOR_INPUTS := $(shell find compiler patches schemas -type f 2>/dev/null) package-lock.json
+RUNTIME_SOURCES := $(shell find runtime -name '*.ts' 2>/dev/null) tsconfig.json package.json
 
 install: node_modules/.installed
 

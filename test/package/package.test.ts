@@ -10,6 +10,7 @@ import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
 import { PACKAGE_NAME, PACKAGE_VERSION, versionLine } from "../../runtime/package-info.js";
 import { corpusDir } from "../helpers/corpus.js";
+import { dockerfileInstructions } from "./dockerfile.js";
 
 interface PackResult {
   filename: string;
@@ -84,6 +85,13 @@ describe("the tarball", () => {
   });
 });
 
+/** Runs the Dockerfile's HEALTHCHECK command against a service on `port`; its exit status. */
+function healthCheck(port: number): number | null {
+  const instruction = dockerfileInstructions(readFileSync(path.join(repoRoot, "Dockerfile"), "utf8")).find((line) => line.keyword === "HEALTHCHECK")!;
+  const command = instruction.argument.slice(instruction.argument.indexOf(" CMD ") + 5);
+  return spawnSync("sh", ["-c", command], { env: { ...process.env, PORT: String(port) }, timeout: 10_000 }).status;
+}
+
 describe("the installed bins", () => {
   it("oscal-validate --format json gives the corpus document's verdict", () => {
     const { status, stdout, stderr } = run(bin("oscal-validate"), ["--format", "json", "--level", "full", corpusFile]);
@@ -118,7 +126,7 @@ describe("the installed bins", () => {
     expect(run(bin("oscal-keys"), ["list"]).stdout).toContain("package-test");
   });
 
-  it("oscal-validator-server serves on the port PORT=0 picked and validates a document", async () => {
+  it("oscal-validator-server serves on the port PORT=0 picked and validates a document; the image's health check passes", async () => {
     const child = spawn(bin("oscal-validator-server"), [], {
       cwd: app,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", WORKERS: "1", KEYS_FILE: path.join(root, "keys.json") },
@@ -144,11 +152,12 @@ describe("the installed bins", () => {
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ valid: true, model: "catalog", level: "full" });
-      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(healthCheck(port)).toBe(0);
     } finally {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
+    expect(healthCheck(Number(/"event":"listening","port":(\d+)/.exec(output)![1]))).toBe(1);
   });
 });
 
