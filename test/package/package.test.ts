@@ -3,14 +3,16 @@
 // container image and the GitHub Action use. Then the installed bins, the library through its package name, and its
 // TypeScript declarations, with no ../shared and no dev dependency reachable.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Validator, type Schema } from "@cfworker/json-schema";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
 import { PACKAGE_NAME, PACKAGE_VERSION, versionLine } from "../../runtime/package-info.js";
 import { corpusDir } from "../helpers/corpus.js";
 import { dockerfileInstructions } from "./dockerfile.js";
+import { parse as parseYaml } from "yaml";
 
 interface PackResult {
   filename: string;
@@ -222,5 +224,63 @@ export { issues, code, title };
     expect(good.status).toBe(0);
     const bad = run(process.execPath, [tsc, ...flags, "bad.mts"]);
     expect(bad.stdout).toMatch(/bad\.mts\(2,\d+\): error TS2322: Type '"deep"' is not assignable/);
+  });
+});
+
+describe("the GitHub Action's run step", () => {
+  const workspace = path.join(root, "workspace");
+  const action = parseYaml(readFileSync(path.join(repoRoot, "action.yml"), "utf8")) as {
+    inputs: Record<string, { default?: string; required?: boolean }>;
+    runs: { using: string; steps: { run?: string; env?: Record<string, string> }[] };
+  };
+
+  function runAction(inputs: Record<string, string>) {
+    const outputFile = path.join(root, `github-output-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(outputFile, "");
+    const env: NodeJS.ProcessEnv = { ...process.env, GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: outputFile, RUNNER_TEMP: root, npm_config_offline: "true" };
+    for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase().replaceAll("-", "_")}`] = value;
+    const result = spawnSync(path.join(repoRoot, "scripts/action-run.sh"), [], { cwd: root, env, encoding: "utf8" });
+    const outputs = Object.fromEntries(readFileSync(outputFile, "utf8").trim().split("\n").filter(Boolean).map((line) => line.split("=", 2) as [string, string]));
+    return { status: result.status, stderr: result.stderr, outputs };
+  }
+
+  beforeAll(() => {
+    mkdirSync(path.join(workspace, "oscal/profiles"), { recursive: true });
+    copyFileSync(corpusFile, path.join(workspace, "oscal/catalog.json"));
+    writeFileSync(path.join(workspace, "oscal/profiles/broken.json"), JSON.stringify({ catalog: { uuid: "not-a-uuid" } }));
+  });
+
+  it("action.yml passes every input to the script, which it runs from the action's own checkout", () => {
+    expect(action.runs.using).toBe("composite");
+    const step = action.runs.steps.find((candidate) => candidate.run !== undefined)!;
+    expect(step.run).toContain("$GITHUB_ACTION_PATH/scripts/action-run.sh");
+    const passed = Object.keys(action.inputs).filter((name) => name !== "node-version");
+    expect(passed).toEqual(expect.arrayContaining(["paths", "package", "level", "format"]));
+    for (const name of passed) expect(step.env![`INPUT_${name.toUpperCase().replaceAll("-", "_")}`]).toBe(`\${{ inputs.${name} }}`);
+  });
+
+  it("installs the tarball, validates the matched files and writes SARIF with workspace-relative locations", () => {
+    const { status, stderr, outputs } = runAction({ paths: "oscal/**/*.json", package: path.join(root, packed.filename) });
+    expect(status, stderr).toBe(1);
+    expect(outputs).toEqual({ report: action.inputs.output!.default, "exit-code": "1" });
+    const sarif = JSON.parse(readFileSync(path.join(workspace, outputs.report!), "utf8")) as {
+      version: string;
+      runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+    };
+    const schema = JSON.parse(readFileSync(path.join(corpusDir(), "../sarif/sarif-schema-2.1.0.json"), "utf8")) as Schema;
+    expect(new Validator(schema, "4", false).validate(sarif).errors).toEqual([]);
+    const uris = new Set(sarif.runs[0]!.results.flatMap((result) => result.locations.map((location) => location.physicalLocation.artifactLocation.uri)));
+    expect([...uris]).toEqual(["oscal/profiles/broken.json"]);
+  });
+
+  it("with fail-on-invalid false an invalid document does not fail the step; a pattern matching nothing does", () => {
+    const lenient = runAction({ paths: "oscal/**/*.json", package: path.join(root, packed.filename), "fail-on-invalid": "false", format: "json", output: "report.json" });
+    expect(lenient.status, lenient.stderr).toBe(0);
+    expect(lenient.outputs["exit-code"]).toBe("1");
+    const entries = JSON.parse(readFileSync(path.join(workspace, "report.json"), "utf8")) as { file: string; valid?: boolean }[];
+    expect(entries.map(({ file, valid }) => [file, valid])).toEqual([["oscal/catalog.json", true], ["oscal/profiles/broken.json", false]]);
+    const nothing = runAction({ paths: "oscal/*.yaml", package: path.join(root, packed.filename) });
+    expect(nothing.status).toBe(2);
+    expect(nothing.stderr).toContain("::error::No file matches oscal/*.yaml");
   });
 });
