@@ -21,10 +21,12 @@ generated/manifest.json: node_modules/.installed $(GENERATOR_INPUTS)
 
 build: dist/.built
 
-# A clean compile, so that no output of a deleted source can end up in a package.
+# A clean compile, so that no output of a deleted source can end up in a package. tsc also copies the JSON files the
+# sources import into dist/generated/; the run time reads them from generated/ (package.json "imports"), so they go.
 dist/.built: generated/manifest.json $(RUNTIME_SOURCES)
 	rm -rf dist
 	npx tsc -p tsconfig.json
+	rm -rf dist/generated
 	touch $@
 
 run: build

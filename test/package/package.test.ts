@@ -198,6 +198,19 @@ process.stdout.write(JSON.stringify(results));
     expect(results).toMatchObject({ guard: true, version: PACKAGE_VERSION });
   });
 
+  it("the README's library example runs as written", () => {
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Library\n"));
+    const example = /```js\n([\s\S]*?)```/.exec(section)![1]!;
+    writeFileSync(path.join(app, "readme-example.mjs"), example);
+    expect(run(process.execPath, ["readme-example.mjs", corpusFile])).toEqual({ status: 0, stdout: "catalog: valid\n", stderr: "" });
+    const broken = path.join(root, "broken.json");
+    writeFileSync(broken, JSON.stringify({ catalog: { uuid: "not-a-uuid" } }));
+    const invalid = run(process.execPath, ["readme-example.mjs", broken]);
+    expect(invalid.status).toBe(1);
+    expect(invalid.stdout).toMatch(/^catalog: invalid\nerror \/catalog: .* \[nist-schema:1\.2\.2:catalog:required:/);
+  });
+
   it("require() loads it too (Node 20.19+ requires ES modules without top-level await)", () => {
     writeFileSync(path.join(app, "check.cjs"), `const { validate } = require("oscal-validator");\nprocess.stdout.write(validate("{}").error.code);\n`);
     const { status, stdout, stderr } = run(process.execPath, ["check.cjs"]);
