@@ -21,12 +21,14 @@ generated/manifest.json: node_modules/.installed $(GENERATOR_INPUTS)
 
 build: dist/.built
 
-# A clean compile, so that no output of a deleted source can end up in a package. tsc also copies the JSON files the
+# A clean compile, so that no output of a deleted source can end up in a package, swapped in at once so that running
+# processes (tests while `npm pack` rebuilds) never see a half-written dist/. tsc also copies the JSON files the
 # sources import into dist/generated/; the run time reads them from generated/ (package.json "imports"), so they go.
 dist/.built: generated/manifest.json $(RUNTIME_SOURCES)
-	rm -rf dist
-	npx tsc -p tsconfig.json
-	rm -rf dist/generated
+	rm -rf dist.next
+	npx tsc -p tsconfig.json --outDir dist.next
+	rm -rf dist.next/generated
+	rm -rf dist && mv dist.next dist
 	touch $@
 
 run: build
@@ -46,4 +48,4 @@ pack:
 	npm pack
 
 clean:
-	rm -rf dist generated/validators generated/types generated/*.js generated/*.d.ts generated/*.d.cts generated/*.cjs generated/*.json
+	rm -rf dist dist.next generated/validators generated/types generated/*.js generated/*.d.ts generated/*.d.cts generated/*.cjs generated/*.json
