@@ -17,16 +17,38 @@ interface Visit {
   entered: boolean;
 }
 
+/** Nesting the fast check follows; real OSCAL nests a few dozen levels, and anything deeper takes the precise walk. */
+const FAST_CHECK_DEPTH = 1000;
+
 export function findNonJsonValue(root: unknown): NonJsonValue | undefined {
   try {
-    return walk(root);
+    return isJsonWithin(root, FAST_CHECK_DEPTH) ? undefined : walk(root);
   } catch {
     // A getter or a proxy trap threw: the value cannot be read as data.
     return { path: "", found: "a value whose properties cannot be read" };
   }
 }
 
-// Iterative, so that nesting depth is the validators' concern (they report it), not a stack overflow here.
+/**
+ * The common case, a document that is JSON, checked without bookkeeping: false at the first non-JSON value, and past
+ * `depth` levels (a cycle never ends), where the walk below takes over to say what and where.
+ */
+function isJsonWithin(value: unknown, depth: number): boolean {
+  if (typeof value !== "object") return typeof value === "string" || typeof value === "boolean" || Number.isFinite(value);
+  if (value === null) return true;
+  if (depth === 0) return false;
+  if (Array.isArray(value)) {
+    // A hole reads as undefined, which fails like any undefined element.
+    for (let index = 0; index < value.length; index++) if (!isJsonWithin(value[index], depth - 1)) return false;
+    return true;
+  }
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const key of Object.keys(value)) if (!isJsonWithin((value as Record<string, unknown>)[key], depth - 1)) return false;
+  return true;
+}
+
+// The precise walk. Iterative, so that nesting depth is the validators' concern (they report it), not a stack overflow here.
 function walk(root: unknown): NonJsonValue | undefined {
   const rootProblem = describeNonJson(root);
   if (rootProblem !== undefined) return { path: "", found: rootProblem };

@@ -86,6 +86,22 @@ describe("values that are not JSON: ERR_INVALID_JSON naming where, never an exce
     expect(error.detail).toBe(`The input is not a JSON value: ${where}.`);
   });
 
+  it("a value nested deeper than real documents is still found and named", () => {
+    const deep: Record<string, unknown> = { id: "g", title: "t" };
+    let innermost = deep;
+    for (let level = 0; level < 1500; level++) innermost = (innermost.groups = [{ id: "g", title: "t" }])[0]!;
+    innermost.title = Symbol("deep");
+    const error = errorOf(validate(catalog({ groups: [deep] })));
+    expect(error.code).toBe("ERR_INVALID_JSON");
+    expect(error.detail).toBe(`The input is not a JSON value: at /catalog/groups/0${"/groups/0".repeat(1500)}/title is a symbol.`);
+  });
+
+  it("a parsed document nested too deeply for the validators is ERR_PAYLOAD_TOO_LARGE, as its text is", () => {
+    const text = deeplyNestedCatalog(20_000);
+    expect(errorOf(validate(JSON.parse(text) as object))).toEqual(errorOf(validate(text)));
+    expect(errorOf(validate(text)).code).toBe("ERR_PAYLOAD_TOO_LARGE");
+  });
+
   it("the same object twice (not a cycle) is JSON", () => {
     const metadata = (catalog().catalog as { metadata: object }).metadata;
     const shared = { catalog: { uuid: "74c8ba1e-5cd4-4ad1-bbfd-d888e2f6c724", metadata, "back-matter": { resources: [] } } };
