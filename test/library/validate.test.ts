@@ -2,7 +2,7 @@
 // errors the CLI and the HTTP service give for the same input, never an exception.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
@@ -153,6 +153,7 @@ describe("bad input gets the error the CLI and the HTTP service give", () => {
   });
   afterAll(async () => {
     await service?.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each(badInputs)("%s", async (name, bytes, code) => {
