@@ -7,7 +7,10 @@ export function documentTypeName(model: string): string {
 }
 
 export async function emitModelTypes(model: string, schema: JsonSchema): Promise<string> {
-  return compile(structuredClone(schema), documentTypeName(model), {
+  // The root type takes the name given here only when the schema has no $id or title of its own; the typed entry
+  // module imports it under that name.
+  const { $id: _id, title: _title, ...root } = structuredClone(schema);
+  return compile(root as JsonSchema, documentTypeName(model), {
     bannerComment: `/* Generated from the patched OSCAL schema of the ${model} model. Do not edit. */`,
     additionalProperties: false,
     format: false,

@@ -6,11 +6,13 @@ import { createApiKey, KEY_ID_PATTERN } from "../access/api-keys.js";
 import { createKeyStore } from "../access/create-access.js";
 import type { KeyStore } from "../access/contracts.js";
 import { keyStoreSettings } from "../http/config.js";
+import { versionLine } from "../package-info.js";
 
 const USAGE = `Usage:
   oscal-keys create [--label <label>]   create a key; the key is printed once, on stdout
   oscal-keys list                       list keys (id, label, created, revoked); never the secret
   oscal-keys revoke <id>                revoke a key; a running service refuses it within about a second
+  oscal-keys --version                  print the version
 
 Keys live in Redis when REDIS_URL is set (REDIS_TIMEOUT_MS applies), else in KEYS_FILE (default ./.data/keys.json).
 Exit status: 0 done, 1 the store failed or has no such key, 2 usage error.`;
@@ -24,6 +26,11 @@ function fail(message: string, status = EXIT_USAGE): never {
 }
 
 async function main(args: string[]): Promise<void> {
+  // Answered without opening the store, which may be unreachable.
+  if (args.length === 1 && args[0] === "--version") {
+    process.stdout.write(`${versionLine("oscal-keys")}\n`);
+    return;
+  }
   // A fresh process connects before its one command, so it allows Redis longer than the service's default.
   const { store, location } = createKeyStore(keyStoreSettings(process.env, 2000));
   try {

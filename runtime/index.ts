@@ -1,0 +1,122 @@
+// The library entry of the package (`import { validate } from "oscal-validator"`): one function over the validation
+// core that takes bytes, text or a parsed value and answers with a report or a typed error, never an exception for bad
+// input. Error codes are those of the CLI and the HTTP service.
+import { isUint8Array } from "node:util/types";
+import { parseBody, parseText, type BodyErrorCode, type ParsedBody } from "./core/body.js";
+import { resolveOptions, validateParsed, type ValidationOutcome } from "./core/validate.js";
+import { findNonJsonValue } from "./lib/json-value.js";
+import type { Level, ValidationReport } from "./core/report.js";
+
+export type { Level, Model, Severity, ValidationIssue, ValidationReport, ReportMeta, SemanticRulesMeta } from "./core/report.js";
+export {
+  isCatalogDocument,
+  isProfileDocument,
+  isComponentDefinitionDocument,
+  isSystemSecurityPlanDocument,
+  isAssessmentPlanDocument,
+  isAssessmentResultsDocument,
+  isPlanOfActionAndMilestonesDocument,
+  isMappingCollectionDocument,
+} from "#generated/models.js";
+export type {
+  CatalogDocument,
+  ProfileDocument,
+  ComponentDefinitionDocument,
+  SystemSecurityPlanDocument,
+  AssessmentPlanDocument,
+  AssessmentResultsDocument,
+  PlanOfActionAndMilestonesDocument,
+  MappingCollectionDocument,
+} from "#generated/models.js";
+export { PACKAGE_VERSION, OSCAL_RELEASE, MANIFEST_SHA256 } from "./package-info.js";
+
+/** Bytes (UTF-8 JSON, a leading byte-order mark allowed), JSON text, or an already-parsed JSON value. */
+export type ValidateInput = Uint8Array | string | object | number | boolean | null;
+
+export interface ValidateOptions {
+  /** `schema` (default) or `full`. */
+  level?: Level;
+  /** Default-off semantic rule ids to enable; only with level `full`. */
+  rules?: readonly string[];
+}
+
+export type ValidationErrorCode = BodyErrorCode | "ERR_UNSUPPORTED_PARAMETER";
+
+export interface ValidationError {
+  code: ValidationErrorCode;
+  /** Never quotes the document. */
+  detail: string;
+  /** A next step specific to the cause, where there is one. */
+  resolution?: string;
+  /** The option at fault, for ERR_UNSUPPORTED_PARAMETER. */
+  parameter?: string;
+  /** 1-based position of a JSON syntax error in the text. */
+  line?: number;
+  column?: number;
+}
+
+export type ValidationResult = { kind: "report"; report: ValidationReport } | { kind: "error"; error: ValidationError };
+
+const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules"]);
+
+/**
+ * Validates one OSCAL JSON document. A `string` is JSON text (not bytes); a `Uint8Array` (or Buffer) is UTF-8 bytes;
+ * anything else is taken as the parsed document and must be JSON data (plain objects and arrays, strings, finite
+ * numbers, booleans, null). Bad input or options give `{ kind: "error" }`, never an exception.
+ */
+export function validate(input: ValidateInput, options?: ValidateOptions): ValidationResult {
+  const started = performance.now();
+  const checked = checkOptions(options);
+  if (!checked.ok) return { kind: "error", error: checked.error };
+  const resolved = resolveOptions(checked.options);
+  if (!resolved.ok) return { kind: "error", error: resolved.error };
+  const parsed = parseInput(input);
+  if (!parsed.ok) return { kind: "error", error: parsed.error };
+  return toResult(validateParsed(parsed.document, resolved.options, started));
+}
+
+function parseInput(input: unknown): ParsedBody {
+  if (isUint8Array(input)) return parseBody(input);
+  // A byte-order mark is dropped here too, as it is from bytes.
+  if (typeof input === "string") return parseText(input.startsWith("\uFEFF") ? input.slice(1) : input);
+  const nonJson = findNonJsonValue(input);
+  if (nonJson === undefined) return { ok: true, document: input };
+  const where = nonJson.path === "" ? "the input itself" : `at ${nonJson.path}`;
+  return { ok: false, error: { code: "ERR_INVALID_JSON", detail: `The input is not a JSON value: ${where} is ${nonJson.found}.` } };
+}
+
+/** Options come from untyped callers too: anything but the documented shapes is an error, like a wrong query parameter. */
+type CheckedOptions = { ok: true; options: ValidateOptions } | { ok: false; error: ValidationError };
+
+function checkOptions(options: unknown): CheckedOptions {
+  try {
+    return checkOptionShapes(options);
+  } catch {
+    // A getter or a proxy trap threw.
+    return optionProblem("options", "The options cannot be read; pass a plain object such as { level: \"full\" }.");
+  }
+}
+
+function checkOptionShapes(options: unknown): CheckedOptions {
+  if (options === undefined || options === null) return { ok: true, options: {} };
+  if (typeof options !== "object" || Array.isArray(options)) return optionProblem("options", 'The options must be an object such as { level: "full" }.');
+  const unknownName = Object.keys(options).find((name) => !OPTION_NAMES.has(name));
+  if (unknownName !== undefined) {
+    const shown = unknownName.slice(0, 40);
+    return optionProblem(shown, `Unknown option "${shown}": the options are level and rules.`);
+  }
+  const { level, rules } = options as Record<string, unknown>;
+  if (level !== undefined && typeof level !== "string") return optionProblem("level", 'The level must be "schema" or "full".');
+  if (rules !== undefined && !(Array.isArray(rules) && rules.every((id) => typeof id === "string"))) {
+    return optionProblem("rules", "The rules must be an array of semantic rule id strings.");
+  }
+  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined } };
+}
+
+function optionProblem(parameter: string, detail: string): CheckedOptions {
+  return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter, detail } };
+}
+
+function toResult(outcome: ValidationOutcome): ValidationResult {
+  return outcome.kind === "report" ? { kind: "report", report: outcome.report } : { kind: "error", error: outcome.error };
+}
