@@ -4,6 +4,7 @@ import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { parseBody, type BodyError } from "./body.js";
 import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
+import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
@@ -120,7 +121,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
     oscalVersion,
     level: options.level,
     complete,
-    issues: issues.length > MAX_REPORTED_ISSUES ? issues.slice(0, MAX_REPORTED_ISSUES) : issues,
+    issues: issues.slice(0, MAX_REPORTED_ISSUES).map(boundedIssue),
     issueCount: issues.length,
     truncated: issues.length > MAX_REPORTED_ISSUES,
     meta: {
