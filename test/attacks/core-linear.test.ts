@@ -41,6 +41,33 @@ describe("linear-time validation of hostile documents", () => {
   });
 });
 
+describe("the semantic layer's parameter-insertion scan", () => {
+  const insertionsReported = (prose: string): string[] => {
+    const document = { catalog: { uuid, metadata, controls: [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement", prose }] }] } };
+    const outcome = validateBytes(new TextEncoder().encode(JSON.stringify(document)), { level: "full" });
+    if (outcome.kind !== "report") throw new Error(outcome.kind);
+    return outcome.report.issues.filter((issue) => issue.message.startsWith("Parameter insertion")).map((issue) => /id "(.*)" \[/.exec(issue.message)![1]!);
+  };
+
+  it("finds what the single expression it replaced found", () => {
+    const original = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
+    for (const prose of [
+      "Use {{ insert: param, p1 }} and {{insert:param,p2}}.",
+      "{{insert:param,a{{ insert: param, b }} {{ insert: param, c}}",
+      "{{insert:param,x{{insert:param,y }}",
+      "{{ insert: param, open {{ insert: param, q }}}}",
+    ]) {
+      expect(insertionsReported(prose), prose).toEqual([...prose.matchAll(original)].map((match) => match[1]));
+    }
+  });
+
+  it("scans 20,000 unclosed insertions in one prose at once", () => {
+    const started = performance.now();
+    expect(insertionsReported(`${"{{insert:param,".repeat(20_000)} }}`)).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
 describe("bounded reports", () => {
   it("240 property names of 100,000 characters give a small report whose paths still resolve", () => {
     const catalog: Record<string, unknown> = { uuid, metadata };
