@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import ts from "typescript";
-import { check, type Diagnostics, type Parameters } from "recheck";
+import { check, type Diagnostics, type Parameters as RecheckParameters } from "recheck";
 
 export interface EmittedPattern {
   source: string;
@@ -18,7 +18,7 @@ export interface EmittedPattern {
  * too large for it falls back to seeded fuzzing, which is deterministic given the seed. The timeout only guards the
  * build against a pathological pattern: an undecided pattern fails the build like a super-linear one.
  */
-const RECHECK_PARAMETERS: Parameters = { checker: "auto", randomSeed: 0, timeout: 30_000 };
+const RECHECK_PARAMETERS: RecheckParameters = { checker: "auto", randomSeed: 0, timeout: 30_000 };
 
 /** Every regular expression literal and every `RegExp(...)` construction in a JavaScript module's text. */
 export function patternsInCode(code: string, origin: string): EmittedPattern[] {
