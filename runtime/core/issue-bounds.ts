@@ -41,32 +41,17 @@ export function boundedIssue(issue: ValidationIssue): ValidationIssue {
 
 /** The path cut back to the nearest ancestor within bounds, or undefined when it is within bounds already. */
 function cutPath(path: string): { path: string; why: string } | undefined {
-  if (path.length <= MAX_PATH_LENGTH && !hasLongToken(path)) return undefined;
+  if (path.length <= MAX_EXCERPT_CODE_POINTS) return undefined; // no token can be too long, nor the whole
   let kept = "";
-  let next = 1;
-  while (next <= path.length) {
-    const end = path.indexOf("/", next) < 0 ? path.length : path.indexOf("/", next);
-    const token = path.slice(next, end);
-    if (token.length > MAX_EXCERPT_CODE_POINTS && codePointLength(token) > MAX_EXCERPT_CODE_POINTS) {
-      const name = token.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const token of path.slice(1).split("/")) {
+    const name = token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
+    if (name.length > MAX_EXCERPT_CODE_POINTS && codePointLength(name) > MAX_EXCERPT_CODE_POINTS) {
       return { path: kept, why: `Path cut before a member name of ${codePointLength(name)} characters, ${JSON.stringify(excerpt(name, NOTE_EXCERPT_CODE_POINTS))}` };
     }
     if (kept.length + 1 + token.length > MAX_PATH_LENGTH) {
       return { path: kept, why: `Path cut to an ancestor: the full path is ${path.length} characters long` };
     }
     kept += `/${token}`;
-    next = end + 1;
   }
   return undefined;
-}
-
-function hasLongToken(path: string): boolean {
-  let start = 0;
-  for (;;) {
-    const end = path.indexOf("/", start + 1);
-    const length = (end < 0 ? path.length : end) - start - 1;
-    if (length > MAX_EXCERPT_CODE_POINTS && codePointLength(path.slice(start + 1, start + 1 + length)) > MAX_EXCERPT_CODE_POINTS) return true;
-    if (end < 0) return false;
-    start = end;
-  }
 }
