@@ -1,6 +1,6 @@
 // Build entry point: verified NIST schemas + documented patches → generated validators, types, the typed entry module
 // and the rule-id manifest. Everything written is a pure function of the inputs: two builds give identical bytes.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildPaths } from "./paths.js";
 import { readVerifiedSchemas, verifyMetaschemaDir } from "./schema-source.js";
@@ -13,6 +13,7 @@ import { emitWrapperModule } from "./emit-wrappers.js";
 import { schemaRuleIds } from "./rule-ids.js";
 import { buildManifest } from "./manifest.js";
 import { emitSemantic } from "./semantic/index.js";
+import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";
 
 function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -30,10 +31,14 @@ async function main(): Promise<void> {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
+  const patterns: EmittedPattern[] = [];
   for (const model of MODEL_NAMES) {
     const schema = patched.get(MODEL_SCHEMA_FILES[model])!;
     const forValidation = validationCopy(schema);
     const validators = emitModelValidators(forValidation);
+    for (const [file, code] of [[`${model}.cjs`, validators.fast], [`${model}.collect.cjs`, validators.collecting]] as const) {
+      patterns.push(...patternsInCode(code, file), ...formatFunctionPatterns(code, file));
+    }
     write(path.join(paths.outDir, "validators", `${model}.cjs`), validators.fast);
     write(path.join(paths.outDir, "validators", `${model}.collect.cjs`), validators.collecting);
     write(path.join(paths.outDir, "types", `${model}.d.ts`), await emitModelTypes(model, schema));
@@ -42,6 +47,8 @@ async function main(): Promise<void> {
   }
   const semantic = await emitSemantic({ metaschemaDir: paths.metaschemaDir, outDir: paths.outDir, completeSchema: patched.get("oscal_complete_schema.json")! });
   process.stdout.write(`  semantic layer: ${semantic.rules.length} rules, ${semantic.notApplicable.length} constraints not applicable\n`);
+  patterns.push(...patternsInCode(readFileSync(path.join(paths.outDir, "semantic.cjs"), "utf8"), "semantic.cjs"));
+  process.stdout.write(`  ${await assertLinearPatterns(patterns)} distinct regular expressions, every one linear-time\n`);
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);
   write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);

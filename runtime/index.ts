@@ -2,8 +2,9 @@
 // core that takes bytes, text or a parsed value and answers with a report or a typed error, never an exception for bad
 // input. Error codes are those of the CLI and the HTTP service.
 import { isUint8Array } from "node:util/types";
-import { parseBody, parseText, type BodyErrorCode, type ParsedBody } from "./core/body.js";
-import { resolveOptions, validateParsed, type ValidationOutcome } from "./core/validate.js";
+import type { BodyErrorCode } from "./core/body.js";
+import { validateBytes, validateDocument, validateText, type ValidationOutcome } from "./core/validate.js";
+import { validateYamlBytes, validateYamlText, type YamlValidationOutcome } from "./core/yaml.js";
 import { findNonJsonValue } from "./lib/json-value.js";
 import type { Level, ValidationReport } from "./core/report.js";
 
@@ -30,7 +31,7 @@ export type {
 } from "#generated/models.js";
 export { PACKAGE_VERSION, OSCAL_RELEASE, MANIFEST_SHA256 } from "./package-info.js";
 
-/** Bytes (UTF-8 JSON, a leading byte-order mark allowed), JSON text, or an already-parsed JSON value. */
+/** Bytes (UTF-8, a leading byte-order mark allowed), text, or an already-parsed JSON value. */
 export type ValidateInput = Uint8Array | string | object | number | boolean | null;
 
 export interface ValidateOptions {
@@ -38,9 +39,11 @@ export interface ValidateOptions {
   level?: Level;
   /** Default-off semantic rule ids to enable; only with level `full`. */
   rules?: readonly string[];
+  /** How bytes and text are written: `json` (default) or `yaml` (OSCAL's YAML form). Ignored for parsed values. */
+  format?: "json" | "yaml";
 }
 
-export type ValidationErrorCode = BodyErrorCode | "ERR_UNSUPPORTED_PARAMETER";
+export type ValidationErrorCode = BodyErrorCode | "ERR_INVALID_YAML" | "ERR_UNSUPPORTED_PARAMETER";
 
 export interface ValidationError {
   code: ValidationErrorCode;
@@ -57,7 +60,7 @@ export interface ValidationError {
 
 export type ValidationResult = { kind: "report"; report: ValidationReport } | { kind: "error"; error: ValidationError };
 
-const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules"]);
+const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules", "format"]);
 
 /**
  * Validates one OSCAL JSON document. A `string` is JSON text (not bytes); a `Uint8Array` (or Buffer) is UTF-8 bytes;
@@ -65,24 +68,15 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules"]);
  * numbers, booleans, null). Bad input or options give `{ kind: "error" }`, never an exception.
  */
 export function validate(input: ValidateInput, options?: ValidateOptions): ValidationResult {
-  const started = performance.now();
   const checked = checkOptions(options);
   if (!checked.ok) return { kind: "error", error: checked.error };
-  const resolved = resolveOptions(checked.options);
-  if (!resolved.ok) return { kind: "error", error: resolved.error };
-  const parsed = parseInput(input);
-  if (!parsed.ok) return { kind: "error", error: parsed.error };
-  return toResult(validateParsed(parsed.document, resolved.options, started));
-}
-
-function parseInput(input: unknown): ParsedBody {
-  if (isUint8Array(input)) return parseBody(input);
-  // A byte-order mark is dropped here too, as it is from bytes.
-  if (typeof input === "string") return parseText(input.startsWith("\uFEFF") ? input.slice(1) : input);
+  const { format, ...coreOptions } = checked.options;
+  if (isUint8Array(input)) return toResult(format === "yaml" ? validateYamlBytes(input, coreOptions) : validateBytes(input, coreOptions));
+  if (typeof input === "string") return toResult(format === "yaml" ? validateYamlText(input, coreOptions) : validateText(input, coreOptions));
   const nonJson = findNonJsonValue(input);
-  if (nonJson === undefined) return { ok: true, document: input };
+  if (nonJson === undefined) return toResult(validateDocument(input, coreOptions));
   const where = nonJson.path === "" ? "the input itself" : `at ${nonJson.path}`;
-  return { ok: false, error: { code: "ERR_INVALID_JSON", detail: `The input is not a JSON value: ${where} is ${nonJson.found}.` } };
+  return { kind: "error", error: { code: "ERR_INVALID_JSON", detail: `The input is not a JSON value: ${where} is ${nonJson.found}.` } };
 }
 
 /** Options come from untyped callers too: anything but the documented shapes is an error, like a wrong query parameter. */
@@ -103,20 +97,21 @@ function checkOptionShapes(options: unknown): CheckedOptions {
   const unknownName = Object.keys(options).find((name) => !OPTION_NAMES.has(name));
   if (unknownName !== undefined) {
     const shown = unknownName.slice(0, 40);
-    return optionProblem(shown, `Unknown option "${shown}": the options are level and rules.`);
+    return optionProblem(shown, `Unknown option "${shown}": the options are level, rules and format.`);
   }
-  const { level, rules } = options as Record<string, unknown>;
+  const { level, rules, format } = options as Record<string, unknown>;
   if (level !== undefined && typeof level !== "string") return optionProblem("level", 'The level must be "schema" or "full".');
+  if (format !== undefined && format !== "json" && format !== "yaml") return optionProblem("format", 'The format must be "json" or "yaml".');
   if (rules !== undefined && !(Array.isArray(rules) && rules.every((id) => typeof id === "string"))) {
     return optionProblem("rules", "The rules must be an array of semantic rule id strings.");
   }
-  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined } };
+  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined, format: format as "json" | "yaml" | undefined } };
 }
 
 function optionProblem(parameter: string, detail: string): CheckedOptions {
   return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter, detail } };
 }
 
-function toResult(outcome: ValidationOutcome): ValidationResult {
+function toResult(outcome: ValidationOutcome | YamlValidationOutcome): ValidationResult {
   return outcome.kind === "report" ? { kind: "report", report: outcome.report } : { kind: "error", error: outcome.error };
 }

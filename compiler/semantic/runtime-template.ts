@@ -192,12 +192,29 @@ function POINTER(path) {
   return s;
 }
 
-// Prose parameter insertions: {{ insert: param, some-id }}
-const INSERT_PARAM = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
+// Prose parameter insertions: {{ insert: param, some-id }}. One regular expression for the whole took quadratic time
+// on prose such as "{{insert:param,{{insert:param,..." (each start rescans the id to its end), so the id and the
+// closing braces are matched after the prefix; when they do not close, every later prefix that lies wholly inside the
+// same id would fail the same way and is skipped. Linear in the length of the text.
+const INSERT_PREFIX = /\{\{\s*insert:\s*param,\s*/g;
+const INSERT_ID = /[^\s}]+/y;
+const INSERT_CLOSE = /\s*\}\}/y;
+const INSERT_SHORTEST_PREFIX = "{{insert:param,".length;
 function INSERTS(text, rule) {
   if (typeof text !== "string" || text.indexOf("{{") < 0) return;
-  INSERT_PARAM.lastIndex = 0;
+  INSERT_PREFIX.lastIndex = 0;
   let m;
-  while ((m = INSERT_PARAM.exec(text)) !== null) REF(rule, PARAM_IDS, m[1], "Parameter insertion refers to an undefined parameter id");
+  while ((m = INSERT_PREFIX.exec(text)) !== null) {
+    INSERT_ID.lastIndex = INSERT_PREFIX.lastIndex;
+    const id = INSERT_ID.exec(text);
+    if (id === null) continue;
+    INSERT_CLOSE.lastIndex = INSERT_ID.lastIndex;
+    if (INSERT_CLOSE.test(text)) {
+      REF(rule, PARAM_IDS, id[0], "Parameter insertion refers to an undefined parameter id");
+      INSERT_PREFIX.lastIndex = INSERT_CLOSE.lastIndex;
+    } else {
+      INSERT_PREFIX.lastIndex = Math.max(m.index + 1, INSERT_ID.lastIndex - INSERT_SHORTEST_PREFIX + 1);
+    }
+  }
 }
 `;

@@ -1,6 +1,9 @@
 // Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
+import { Buffer } from "node:buffer";
 import { asciiJsonText } from "./json-text.js";
 import { locateSyntaxError } from "./json-syntax.js";
+import { hasLoneSurrogate, NESTING_TOO_DEEP, scanJsonBytes, textFindings, type ByteScan } from "./json-structure.js";
+import type { ValidationIssue } from "./report.js";
 
 export type BodyErrorCode = "ERR_INVALID_UTF8" | "ERR_INVALID_JSON" | "ERR_UNKNOWN_MODEL" | "ERR_PAYLOAD_TOO_LARGE";
 
@@ -14,20 +17,25 @@ export interface BodyError {
   column?: number;
 }
 
-export type ParsedBody = { ok: true; document: unknown } | { ok: false; error: BodyError };
+/** `findings`: what the text itself breaks (duplicate member names, excluded characters), reported with the document's. */
+export type ParsedBody = { ok: true; document: unknown; findings: ValidationIssue[] } | { ok: false; error: BodyError };
 
 // A leading byte-order mark is accepted and dropped, as RFC 8259 allows parsers to do.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export function parseBody(bytes: Uint8Array): ParsedBody {
   if (startsLikeXml(bytes)) return { ok: false, error: XML_NOT_SUPPORTED };
+  let asciiText: string | undefined;
+  let document: unknown;
   try {
-    const asciiText = asciiJsonText(bytes);
-    if (asciiText !== undefined) return { ok: true, document: JSON.parse(asciiText) };
+    asciiText = asciiJsonText(bytes);
+    if (asciiText !== undefined) document = JSON.parse(asciiText);
   } catch {
     // Not JSON, or a text too long for one string: the decoder path below settles it, and counts line and column in
     // the document's own characters.
+    asciiText = undefined;
   }
+  if (asciiText !== undefined) return checkStructure(document, asciiText, scanJsonBytes(bytes));
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -35,10 +43,20 @@ export function parseBody(bytes: Uint8Array): ParsedBody {
     const offset = firstInvalidUtf8Offset(bytes);
     return { ok: false, error: { code: "ERR_INVALID_UTF8", detail: `The body is not valid UTF-8: invalid byte sequence at byte offset ${offset}.` } };
   }
-  return parseText(text);
+  const parsed = parseJson(text);
+  return parsed.ok ? checkStructure(parsed.document, text, scanJsonBytes(bytes)) : parsed;
 }
 
+/** For text that did not come as bytes. A JavaScript string may hold lone surrogates that its UTF-8 form would hide. */
 export function parseText(text: string): ParsedBody {
+  if (/^[ \t\r\n]*</.test(text)) return { ok: false, error: XML_NOT_SUPPORTED };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return parsed;
+  const scan = scanJsonBytes(Buffer.from(text, "utf8"));
+  return checkStructure(parsed.document, text, { ...scan, needsTextPass: scan.needsTextPass || hasLoneSurrogate(text) });
+}
+
+function parseJson(text: string): { ok: true; document: unknown } | { ok: false; error: BodyError } {
   try {
     return { ok: true, document: JSON.parse(text) };
   } catch {
@@ -65,6 +83,12 @@ export function startsLikeXml(bytes: Uint8Array): boolean {
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++;
   return bytes[i] === 0x3c;
+}
+
+/** Well-formed JSON is checked for depth first (a syntax error is reported before it), then for its own findings. */
+function checkStructure(document: unknown, text: string, scan: ByteScan): ParsedBody {
+  if (scan.tooDeep) return { ok: false, error: NESTING_TOO_DEEP };
+  return { ok: true, document, findings: scan.needsTextPass ? textFindings(text) : [] };
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence (RFC 3629). */

@@ -4,10 +4,14 @@ import type { CollectingValidators, CompiledValidator, SchemaError } from "#gene
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
 
+const VALUE_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "format"]);
+
 export function collectSchemaFindings(model: Model, release: string, validators: CollectingValidators, document: unknown): ValidationIssue[] {
   validators.collect(document);
   const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
-  return errors.map((error) => toIssue(model, release, error, valueAt(document, error.instancePath)));
+  // Only pattern and format messages depend on the value; resolving every error's pointer would cost as much as the
+  // rest of this conversion put together on documents with many errors.
+  return errors.map((error) => toIssue(model, release, error, VALUE_KEYWORDS.has(error.keyword) ? valueAt(document, error.instancePath) : undefined));
 }
 
 function toIssue(model: Model, release: string, error: SchemaError, value: unknown): ValidationIssue {
@@ -98,7 +102,7 @@ function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let node = root;
   for (const token of pointer.slice(1).split("/")) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
     node = (node as Record<string, unknown>)[key];
   }
   return node;

@@ -2,6 +2,7 @@
 // type or datatype) and quote at most a short excerpt of the offending value.
 
 import type { SchemaError } from "#generated/models.js";
+import { excerpt } from "./issue-bounds.js";
 
 const DATATYPE_DESCRIPTIONS: Record<string, string> = {
   Base64Datatype: "base64-encoded binary data",
@@ -24,8 +25,13 @@ function datatypeOf(schemaPath: string): string | undefined {
 }
 
 function listValues(values: readonly unknown[]): string {
-  const shown = values.slice(0, MAX_LISTED_VALUES).map((value) => JSON.stringify(value)).join(", ");
+  const shown = values.slice(0, MAX_LISTED_VALUES).map(quote).join(", ");
   return values.length > MAX_LISTED_VALUES ? `${shown}, … (${values.length} in all)` : shown;
+}
+
+/** A name or value as JSON, cut to a short excerpt. */
+function quote(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(excerpt(value)) : excerpt(String(JSON.stringify(value)));
 }
 
 function article(type: string): string {
@@ -36,7 +42,7 @@ export function escapeToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** The pointer a finding is reported at and its message; `value` is the value at the error's instance path. */
+/** The pointer a finding is reported at and its message; `value` is the value at the error's instance path (read for pattern and format errors only). */
 export function describeSchemaError(error: SchemaError, value: unknown): { path: string; message: string } {
   const { params, instancePath: path } = error;
   const datatype = datatypeOf(error.schemaPath);
@@ -45,11 +51,11 @@ export function describeSchemaError(error: SchemaError, value: unknown): { path:
   }
   switch (error.keyword) {
     case "required":
-      return { path, message: `Missing required property "${String(params.missingProperty)}".` };
+      return { path, message: `Missing required property ${quote(String(params.missingProperty))}.` };
     case "additionalProperties":
       return {
         path: `${path}/${escapeToken(String(params.additionalProperty))}`,
-        message: `Property "${String(params.additionalProperty)}" is not allowed here.`,
+        message: `Property ${quote(String(params.additionalProperty))} is not allowed here.`,
       };
     case "type": {
       const types = String(params.type).split(",").map(article).join(" or ");
@@ -58,7 +64,7 @@ export function describeSchemaError(error: SchemaError, value: unknown): { path:
     case "enum":
       return { path, message: `Value is not one of the allowed values: ${listValues(params.allowedValues as unknown[])}.` };
     case "const":
-      return { path, message: `Value must be ${JSON.stringify(params.allowedValue)}.` };
+      return { path, message: `Value must be ${quote(params.allowedValue)}.` };
     case "pattern":
       return { path, message: datatype ? `Must be ${datatype}.` : `Does not match the required pattern ${String(params.pattern)}.` };
     case "format":

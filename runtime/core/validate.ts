@@ -1,9 +1,12 @@
 // The transport-free validation core: bytes (or a parsed document) in, a ValidationReport or a typed error out.
 // The HTTP service, the CLI and the tests all call this module. It never logs and never keeps a document.
+import { Buffer } from "node:buffer";
 import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
-import { parseBody, type BodyError } from "./body.js";
+import { parseBody, parseText, type BodyError } from "./body.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
+import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
+import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
@@ -71,7 +74,7 @@ export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}):
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const parsed = parseBody(bytes);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return locateFindings(validateParsed(parsed.document, resolved.options, started), jsonLocator(bytes), started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes), started);
 }
 
 /**
@@ -85,34 +88,42 @@ export function locateFindings(outcome: ValidationOutcome, locate: Locator, star
   return { kind: "report", report: { ...report, issues, meta: { ...report.meta, durationMs: Math.round(performance.now() - started) } } };
 }
 
+/** For JSON that arrives as a JavaScript string rather than bytes; a leading byte-order mark is dropped, as from bytes. */
+export function validateText(text: string, options: ValidateOptions = {}): ValidationOutcome {
+  const started = performance.now();
+  const resolved = resolveOptions(options);
+  if (!resolved.ok) return { kind: "option-error", error: resolved.error };
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const parsed = parseText(body);
+  if (!parsed.ok) return { kind: "body-error", error: parsed.error };
+  // Columns count code points, and a lone surrogate (one code point) becomes U+FFFD (one too): positions are the same.
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(Buffer.from(body, "utf8")), started);
+}
+
 /** For library callers that already hold the parsed JSON value. */
 export function validateDocument(document: unknown, options: ValidateOptions = {}): ValidationOutcome {
   const started = performance.now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
-  return validateParsed(document, resolved.options, started);
+  const checked = checkParsedDocument(document);
+  if (checked.tooDeep) return { kind: "body-error", error: NESTING_TOO_DEEP };
+  return validateParsed(document, resolved.options, started, checked.findings);
 }
 
 /**
- * The validators recurse with the document, so a hostile one nested thousands of levels deep (real OSCAL nests a few
- * dozen) exhausts the stack. That is a limit of the service, reported as such rather than as a verdict on the document.
+ * `document` is within the nesting limit (the callers above check it first); `textFindings` are those of its JSON text.
+ * Stack exhaustion is still reported as the nesting limit it stands for, never as a crash.
  */
-export const TOO_DEEP: BodyError = {
-  code: "ERR_PAYLOAD_TOO_LARGE",
-  detail: "The document nests too deeply to be validated (OSCAL documents nest a few dozen levels; this one nests thousands).",
-  resolution: "Restructure the document so that groups, controls and parts nest at most a few hundred levels deep.",
-};
-
-export function validateParsed(document: unknown, options: ResolvedOptions, started = performance.now()): ValidationOutcome {
+export function validateParsed(document: unknown, options: ResolvedOptions, started = performance.now(), textFindings: readonly ValidationIssue[] = []): ValidationOutcome {
   try {
-    return validateModelDocument(document, options, started);
+    return validateModelDocument(document, options, started, textFindings);
   } catch (error) {
-    if (error instanceof RangeError) return { kind: "body-error", error: TOO_DEEP };
+    if (error instanceof RangeError) return { kind: "body-error", error: NESTING_TOO_DEEP };
     throw error;
   }
 }
 
-function validateModelDocument(document: unknown, options: ResolvedOptions, started: number): ValidationOutcome {
+function validateModelDocument(document: unknown, options: ResolvedOptions, started: number, textFindings: readonly ValidationIssue[]): ValidationOutcome {
   const detected = detectModel(document);
   if (!detected.ok) return { kind: "body-error", error: detected.error };
   const { model } = detected;
@@ -127,6 +138,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
     issues = runSemanticLayer(model, document, options.rules!);
     semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
   }
+  if (textFindings.length > 0) issues = [...textFindings, ...issues];
   const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
   const report: ValidationReport = {
     valid: !issues.some((issue) => issue.severity === "error"),
@@ -134,7 +146,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
     oscalVersion,
     level: options.level,
     complete,
-    issues: issues.length > MAX_REPORTED_ISSUES ? issues.slice(0, MAX_REPORTED_ISSUES) : issues,
+    issues: issues.slice(0, MAX_REPORTED_ISSUES).map(boundedIssue),
     issueCount: issues.length,
     truncated: issues.length > MAX_REPORTED_ISSUES,
     meta: {

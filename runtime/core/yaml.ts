@@ -3,9 +3,10 @@
 // keys that are not strings, a second document) is a typed error with a line and column rather than a silent
 // conversion. The YAML 1.2 core schema is used, so `yes`, `no`, `on` and dates stay strings as in JSON.
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLError } from "yaml";
+import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
 import { firstInvalidUtf8Offset, startsLikeXml, XML_NOT_SUPPORTED, type BodyError } from "./body.js";
 import { lineStartsOf, pointerTokens, textPosition, type Locator, type SourcePosition } from "./locate.js";
-import { locateFindings, resolveOptions, TOO_DEEP, validateParsed, type ResolvedOptions, type ValidateOptions, type ValidationOutcome } from "./validate.js";
+import { locateFindings, resolveOptions, validateParsed, type ResolvedOptions, type ValidateOptions, type ValidationOutcome } from "./validate.js";
 
 export interface YamlError {
   code: "ERR_INVALID_YAML";
@@ -49,7 +50,9 @@ export function validateYamlText(text: string, options: ValidateOptions = {}): Y
 function validateYaml(text: string, options: ResolvedOptions, started: number): YamlValidationOutcome {
   const parsed = parseYaml(text);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return locateFindings(validateParsed(parsed.document, options, started), yamlLocator(parsed.source, text), started);
+  const checked = checkParsedDocument(parsed.document);
+  if (checked.tooDeep) return { kind: "body-error", error: NESTING_TOO_DEEP };
+  return locateFindings(validateParsed(parsed.document, options, started, checked.findings), yamlLocator(parsed.source, text), started);
 }
 
 type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed } | { ok: false; error: YamlError | BodyError };
@@ -62,18 +65,18 @@ type ParsedYaml = { ok: true; document: unknown; source: Document.Parsed } | { o
 const MAX_FLOW_DEPTH = 5_000;
 
 function parseYaml(text: string): ParsedYaml {
-  if (flowDepthExceeds(text, MAX_FLOW_DEPTH)) return { ok: false, error: TOO_DEEP };
+  if (flowDepthExceeds(text, MAX_FLOW_DEPTH)) return { ok: false, error: NESTING_TOO_DEEP };
   const source = parseDocument(text, { schema: "core", version: "1.2", uniqueKeys: true, merge: false, prettyErrors: false });
   const problem: YAMLError | undefined = source.errors[0] ?? source.warnings[0];
   if (problem !== undefined) {
-    if (problem.code === "RESOURCE_EXHAUSTION") return { ok: false, error: TOO_DEEP };
+    if (problem.code === "RESOURCE_EXHAUSTION") return { ok: false, error: NESTING_TOO_DEEP };
     return { ok: false, error: yamlError(text, problem.pos[0], PARSER_PROBLEMS[problem.code] ?? { problem: `a YAML syntax error (${problem.code})`, resolution: FIX_SYNTAX }) };
   }
   try {
     return { ok: true, document: jsonValue(source.contents), source };
   } catch (error) {
     if (error instanceof NotJson) return { ok: false, error: yamlError(text, error.at(text), error.reason) };
-    if (error instanceof RangeError) return { ok: false, error: TOO_DEEP };
+    if (error instanceof RangeError) return { ok: false, error: NESTING_TOO_DEEP };
     throw error;
   }
 }

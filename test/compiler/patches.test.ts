@@ -76,6 +76,23 @@ describe("schema patches", () => {
     expect(verdicts(file, catalogWithPartyEmail("nobody.example.com"))).toEqual({ raw: false, patched: false });
   });
 
+  it("email-rfc6531: the linear email pattern accepts exactly what `.+@.+` (with XSD's `.`) accepts", () => {
+    const definitions = patched.get(MODEL_SCHEMA_FILES.catalog)!.definitions as Record<string, { allOf: { pattern?: string }[] }>;
+    const linear = new RegExp(definitions.EmailAddressDatatype!.allOf[1]!.pattern!, "u");
+    const backtracking = /^[^\n\r]+@[^\n\r]+$/u;
+    // Every string of up to 6 characters over an alphabet that exercises both patterns' decisions.
+    let strings = [""];
+    let compared = 0;
+    for (let length = 1; length <= 6; length++) {
+      strings = strings.flatMap((prefix) => ["a", "@", "\n", "\u2028"].map((c) => prefix + c));
+      for (const value of strings) {
+        expect(linear.test(value), JSON.stringify(value)).toBe(backtracking.test(value));
+        compared++;
+      }
+    }
+    expect(compared).toBe(5460);
+  });
+
   it("a patch that no longer applies fails loudly, naming the patch and the schema", () => {
     const drifted = new Map(schemas);
     const profile = structuredClone(schemas.get(MODEL_SCHEMA_FILES.profile)!) as { definitions: Record<string, unknown> };

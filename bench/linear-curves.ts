@@ -1,0 +1,59 @@
+// Validation time against input size for the shapes that once grew super-linearly (a backtracking email pattern,
+// error lists copied per item, deep nesting, huge names, many findings): each shape at 1x and 10x its size, with the
+// time per byte and the ratio of the two (linear growth gives about 1; quadratic about 10). Also the cost of the
+// structure scan (nesting depth, duplicate names) on the SP 800-53 catalog against JSON.parse of the same text.
+// Not part of the tests. Run: npx tsx bench/linear-curves.ts   (OSCAL_BENCH_RUNS sets the runs per size)
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { validateBytes } from "../runtime/core/validate.js";
+import { scanJsonBytes } from "../runtime/core/json-structure.js";
+import { corpusDir } from "../test/helpers/corpus.js";
+import { measure } from "./timing.js";
+
+const RUNS = Number(process.env.OSCAL_BENCH_RUNS ?? 5);
+const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
+const metadata = { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };
+const catalog = (content: Record<string, unknown>) => ({ catalog: { uuid, metadata, ...content } });
+
+/** Each shape, as a function of a size factor (1 or 10). */
+const SHAPES: Record<string, (factor: number) => unknown> = {
+  "email: '@' x 10k·f and a newline": (f) =>
+    catalog({ metadata: { ...metadata, parties: [{ uuid, type: "person", name: "A", "email-addresses": [`${"@".repeat(10_000 * f)}\n`] }] } }),
+  "array: 20k·f wrong-typed items": (f) => catalog({ params: new Array(20_000 * f).fill(1) }),
+  "nesting: 20·f group chains 120 deep": (f) => {
+    const chain = () => {
+      let group: Record<string, unknown> = { id: "g", title: "T" };
+      for (let i = 0; i < 120; i++) group = { id: "g", title: "T", groups: [group] };
+      return group;
+    };
+    return catalog({ groups: Array.from({ length: 20 * f }, chain) });
+  },
+  "huge names: 240 names of 10k·f characters": (f) =>
+    catalog(Object.fromEntries(Array.from({ length: 240 }, (_, i) => [`${String(i).padStart(3, "0")}${"x".repeat(10_000 * f)}`, 1]))),
+  "many findings: 10k·f unknown properties": (f) => catalog(Object.fromEntries(Array.from({ length: 10_000 * f }, (_, i) => [`unknown-${i}`, i]))),
+};
+
+function medianMs(bytes: Uint8Array): number {
+  return measure(RUNS, 1, () => {
+    const outcome = validateBytes(bytes);
+    if (outcome.kind !== "report") throw new Error(`expected a report, got ${outcome.kind}`);
+  }).whole.median;
+}
+
+console.log(`median of ${RUNS} runs per size, node ${process.version}`);
+console.log(`${"shape".padEnd(44)} ${"1x bytes".padStart(10)} ${"1x ms".padStart(8)} ${"ns/byte".padStart(8)} ${"10x bytes".padStart(11)} ${"10x ms".padStart(8)} ${"ns/byte".padStart(8)} ${"ratio".padStart(6)}`);
+for (const [name, shape] of Object.entries(SHAPES)) {
+  const [small, large] = [1, 10].map((factor) => new TextEncoder().encode(JSON.stringify(shape(factor))));
+  const [smallMs, largeMs] = [medianMs(small!), medianMs(large!)];
+  const perByte = (ms: number, bytes: Uint8Array) => (ms * 1e6) / bytes.length;
+  const ratio = perByte(largeMs, large!) / perByte(smallMs, small!);
+  console.log(
+    `${name.padEnd(44)} ${String(small!.length).padStart(10)} ${smallMs.toFixed(1).padStart(8)} ${perByte(smallMs, small!).toFixed(1).padStart(8)} ${String(large!.length).padStart(11)} ${largeMs.toFixed(1).padStart(8)} ${perByte(largeMs, large!).toFixed(1).padStart(8)} ${ratio.toFixed(2).padStart(6)}`,
+  );
+}
+
+const catalogBytes = new Uint8Array(readFileSync(path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json")));
+const catalogText = new TextDecoder().decode(catalogBytes);
+const scan = measure(40, 10, () => scanJsonBytes(catalogBytes)).whole.median;
+const parse = measure(40, 10, () => JSON.parse(catalogText)).whole.median;
+console.log(`\nstructure scan (depth, duplicate names, escapes) on the SP 800-53 catalog (${catalogBytes.length} bytes): ${scan.toFixed(2)} ms, JSON.parse ${parse.toFixed(2)} ms (${(scan / parse).toFixed(2)}x)`);

@@ -1,0 +1,57 @@
+// Bounds on what a finding may carry, applied where a report's issues are assembled, whichever layer produced them:
+// a hostile document with huge member names must not get a huge report back (240 names of 100,000 characters once
+// gave 40 MB). Messages quote at most a short excerpt; a path stays an RFC 6901 pointer that resolves in the
+// document, cut back to the nearest ancestor when it would name a huge member or grow too long, with the message
+// saying what it stands for.
+import type { ValidationIssue } from "./report.js";
+
+/** Longest excerpt of a name or value quoted in a message, in code points (an ellipsis marks a cut). */
+export const MAX_EXCERPT_CODE_POINTS = 64;
+/** Longest message, in code points. */
+export const MAX_MESSAGE_CODE_POINTS = 512;
+/** The excerpt of a member name a cut path stops before (the message may quote it at full excerpt length already). */
+const NOTE_EXCERPT_CODE_POINTS = 16;
+/** Longest path reported; a deeper one is cut back to an ancestor. */
+export const MAX_PATH_LENGTH = 1024;
+
+/** `text` cut to `max` code points, with an ellipsis when cut. Stops reading at the cut: cost O(max). */
+export function excerpt(text: string, max = MAX_EXCERPT_CODE_POINTS): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let count = 0; count < max; count++) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  return end >= text.length ? text : `${text.slice(0, end)}…`;
+}
+
+function codePointLength(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdbff || i + 1 === text.length) count++;
+  }
+  return count;
+}
+
+/** The issue itself when within bounds (the usual case, no copy); otherwise a bounded copy. */
+export function boundedIssue(issue: ValidationIssue): ValidationIssue {
+  const cut = cutPath(issue.path);
+  const message = excerpt(issue.message, MAX_MESSAGE_CODE_POINTS);
+  if (cut === undefined && message === issue.message) return issue;
+  return cut === undefined ? { ...issue, message } : { ...issue, path: cut.path, message: `${message} (${cut.why}.)` };
+}
+
+/** The path cut back to the nearest ancestor within bounds, or undefined when it is within bounds already. */
+function cutPath(path: string): { path: string; why: string } | undefined {
+  if (path.length <= MAX_EXCERPT_CODE_POINTS) return undefined; // no token can be too long, nor the whole
+  let kept = "";
+  for (const token of path.slice(1).split("/")) {
+    const name = token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
+    if (name.length > MAX_EXCERPT_CODE_POINTS && codePointLength(name) > MAX_EXCERPT_CODE_POINTS) {
+      return { path: kept, why: `Path cut before a member name of ${codePointLength(name)} characters, ${JSON.stringify(excerpt(name, NOTE_EXCERPT_CODE_POINTS))}` };
+    }
+    if (kept.length + 1 + token.length > MAX_PATH_LENGTH) {
+      return { path: kept, why: `Path cut to an ancestor: the full path is ${path.length} characters long` };
+    }
+    kept += `/${token}`;
+  }
+  return undefined;
+}

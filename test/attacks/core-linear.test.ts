@@ -1,0 +1,98 @@
+// Hostile shapes that once took quadratic time or produced huge reports: each is answered quickly, completely and
+// with a bounded report. (The bounds here are generous; bench/linear-curves.ts measures the growth.)
+import { describe, expect, it } from "vitest";
+import { validateBytes } from "../../runtime/core/validate.js";
+import type { ValidationReport } from "../../runtime/core/report.js";
+import { MAX_PATH_LENGTH } from "../../runtime/core/issue-bounds.js";
+import { resolvePointer } from "../helpers/json-pointer.js";
+
+const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
+const metadata = { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };
+
+function timedReport(document: unknown): { report: ValidationReport; ms: number; bytes: number } {
+  const bytes = new TextEncoder().encode(JSON.stringify(document));
+  const started = performance.now();
+  const outcome = validateBytes(bytes);
+  const ms = performance.now() - started;
+  if (outcome.kind !== "report") throw new Error(`expected a report, got ${outcome.kind}`);
+  return { report: outcome.report, ms, bytes: Buffer.byteLength(JSON.stringify(outcome.report)) };
+}
+
+function expectPathsResolve(report: ValidationReport, document: unknown): void {
+  for (const issue of report.issues) expect(resolvePointer(document, issue.path), issue.path.slice(0, 80)).toMatchObject({ found: true });
+}
+
+describe("linear-time validation of hostile documents", () => {
+  it("an email address of 100,000 '@' and a newline is invalid, at once", () => {
+    const document = { catalog: { uuid, metadata: { ...metadata, parties: [{ uuid, type: "person", name: "A", "email-addresses": [`${"@".repeat(100_000)}\n`] }] } } };
+    const { report, ms } = timedReport(document);
+    expect(report.valid).toBe(false);
+    expect(report.issues.map((issue) => issue.path)).toContain("/catalog/metadata/parties/0/email-addresses/0");
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it("200,000 wrong-typed array items are all counted, in well under 2 s", () => {
+    const document = { catalog: { uuid, metadata, params: new Array(200_000).fill(1) } };
+    const { report, ms } = timedReport(document);
+    expect(report).toMatchObject({ valid: false, issueCount: 200_000, truncated: true });
+    expect(report.issues).toHaveLength(200);
+    expect(report.issues[199]).toMatchObject({ path: "/catalog/params/199", keyword: "type" });
+    expect(ms).toBeLessThan(2000);
+  });
+});
+
+describe("the semantic layer's parameter-insertion scan", () => {
+  const insertionsReported = (prose: string): string[] => {
+    const document = { catalog: { uuid, metadata, controls: [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement", prose }] }] } };
+    const outcome = validateBytes(new TextEncoder().encode(JSON.stringify(document)), { level: "full" });
+    if (outcome.kind !== "report") throw new Error(outcome.kind);
+    return outcome.report.issues.filter((issue) => issue.message.startsWith("Parameter insertion")).map((issue) => /id "(.*)" \[/.exec(issue.message)![1]!);
+  };
+
+  it("finds what the single expression it replaced found", () => {
+    const original = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
+    for (const prose of [
+      "Use {{ insert: param, p1 }} and {{insert:param,p2}}.",
+      "{{insert:param,a{{ insert: param, b }} {{ insert: param, c}}",
+      "{{insert:param,x{{insert:param,y }}",
+      "{{ insert: param, open {{ insert: param, q }}}}",
+    ]) {
+      expect(insertionsReported(prose), prose).toEqual([...prose.matchAll(original)].map((match) => match[1]));
+    }
+  });
+
+  it("scans 20,000 unclosed insertions in one prose at once", () => {
+    const started = performance.now();
+    expect(insertionsReported(`${"{{insert:param,".repeat(20_000)} }}`)).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("bounded reports", () => {
+  it("240 property names of 100,000 characters give a small report whose paths still resolve", () => {
+    const catalog: Record<string, unknown> = { uuid, metadata };
+    for (let i = 0; i < 240; i++) catalog[`${String(i).padStart(3, "0")}${"x".repeat(99_997)}`] = 1;
+    const document = { catalog };
+    const { report, ms, bytes } = timedReport(document);
+    expect(report).toMatchObject({ valid: false, issueCount: 240, truncated: true });
+    expect(bytes).toBeLessThan(128 * 1024);
+    expect(ms).toBeLessThan(2000);
+    expectPathsResolve(report, document);
+    expect(report.issues[0]).toMatchObject({
+      path: "/catalog",
+      message: `Property "000${"x".repeat(61)}…" is not allowed here. (Path cut before a member name of 100000 characters, "000${"x".repeat(13)}…".)`,
+    });
+  });
+
+  it("a path longer than the bound is cut back to an ancestor that resolves", () => {
+    let group: Record<string, unknown> = { id: "g", title: "T", bogus: 1 };
+    for (let i = 0; i < 120; i++) group = { id: "g", title: "T", groups: [group] };
+    const document = { catalog: { uuid, metadata, groups: [group] } };
+    const { report } = timedReport(document);
+    const issue = report.issues.find((candidate) => candidate.keyword === "additionalProperties")!;
+    expect(issue.path.length).toBeLessThanOrEqual(MAX_PATH_LENGTH);
+    expect(issue.path).toMatch(/^\/catalog(\/groups\/0)+(\/groups)?$/);
+    expect(issue.message).toMatch(/\(Path cut to an ancestor: the full path is \d+ characters long\.\)$/);
+    expectPathsResolve(report, document);
+  });
+});
