@@ -46,6 +46,25 @@ describe("validate(input, options)", () => {
     }
   });
 
+  it("text and bytes place findings at a line and column; a parsed value has no text to place them in", () => {
+    const text = `{\n  "catalog": {\n    "uuid": "not-a-uuid"\n  }\n}`;
+    for (const input of [text, Buffer.from(text)]) {
+      expect(reportOf(validate(input)).issues).toContainEqual(expect.objectContaining({ path: "/catalog/uuid", line: 3, column: 13 }));
+    }
+    const parsed = reportOf(validate(JSON.parse(text) as object)).issues;
+    expect(parsed.length).toBeGreaterThan(0);
+    expect(parsed.every((issue) => issue.line === undefined && issue.column === undefined)).toBe(true);
+  });
+
+  it("format yaml reads OSCAL's YAML form, with positions from the YAML source and YAML's own errors", () => {
+    const yaml = "catalog:\n  uuid: not-a-uuid\n";
+    for (const input of [yaml, Buffer.from(yaml)]) {
+      expect(reportOf(validate(input, { format: "yaml" })).issues).toContainEqual(expect.objectContaining({ path: "/catalog/uuid", line: 2, column: 9 }));
+    }
+    expect(errorOf(validate("catalog: &a {}\nother: *a\n", { format: "yaml" })).code).toBe("ERR_INVALID_YAML");
+    expect(errorOf(validate(yaml, { format: "xml" as "yaml" }))).toMatchObject({ code: "ERR_UNSUPPORTED_PARAMETER", parameter: "format" });
+  });
+
   it("level full with an enabled default-off rule runs the semantic layer", () => {
     const report = reportOf(validate(VALID_CATALOG, { level: "full", rules: ["CTL-005.a"] }));
     expect(report).toMatchObject({ level: "full", complete: true, valid: true });
