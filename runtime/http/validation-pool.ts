@@ -1,9 +1,9 @@
-// The pool of validation worker threads. Each worker runs one job at a time; jobs wait here, not in a worker's message
-// queue, so a job whose client has gone is dropped before it runs. Two lanes keep small documents flowing while large
-// ones queue: small jobs are always dispatched first, and (with two or more workers) large jobs never occupy the last
-// idle worker, so a small document waits at most for a small one. Every job runs under a time limit and each worker
-// under a heap limit; a worker past either is terminated and replaced (about a quarter second of one core), and the
-// job is answered as over budget.
+// The pool of validation worker threads. Jobs wait here, not in a worker's message queue, so a job whose client has gone
+// is dropped before it runs. Two lanes keep small documents flowing while large ones queue: small jobs are dispatched
+// first, a few at a time per worker (so a worker never idles between them), while a large job has a worker to itself
+// and, with two or more workers, never takes the last worker not already busy with a large one. Every job runs under a
+// time limit and each worker under a heap limit; a worker past either is terminated and replaced (about a quarter
+// second of one core), the job that caused it answered `over-budget`, and the small jobs it held are queued again.
 import { Worker } from "node:worker_threads";
 import type { ValidateOptions } from "../core/validate.js";
 import type { ValidationAnswer, ValidationJob, WorkerMessage } from "./validation-protocol.js";
@@ -21,19 +21,23 @@ export interface PoolSettings {
 interface Job {
   bytes: Uint8Array;
   options: ValidateOptions;
+  small: boolean;
+  /** Settles once; later calls are ignored (an answer that arrives after a cancellation). */
   settle(answer: ValidationAnswer): void;
-  signal: AbortSignal | undefined;
+  timer?: NodeJS.Timeout;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
-  job: Job | undefined;
-  /** Why the current job's worker is being stopped, once decided (so the exit answers the job accordingly). */
-  stopReason: ValidationAnswer | undefined;
-  timer: NodeJS.Timeout | undefined;
+  /** Jobs handed to the worker, by message id, in the order it runs them. */
+  running: Map<number, Job>;
+  /** Set once the worker is being terminated: no job is handed to it any more. */
+  stopping: boolean;
 }
 
+/** Small jobs handed to one worker at once: enough to hide the message round trip, few enough to requeue cheaply. */
+const SMALL_JOBS_PER_WORKER = 16;
 const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
 const CANCELLED: ValidationAnswer = { kind: "cancelled" };
 
@@ -56,13 +60,26 @@ export class ValidationPool {
     return pool;
   }
 
-  /** Resolves with `cancelled` as soon as `signal` aborts: a queued job is dropped, a running one's worker replaced. */
+  /**
+   * Resolves with `cancelled` as soon as `signal` aborts: a queued job is dropped, a running large one has its worker
+   * replaced, a running small one (cheap by definition) finishes unread.
+   */
   validate(bytes: Uint8Array, options: ValidateOptions, signal?: AbortSignal): Promise<ValidationAnswer> {
     if (signal?.aborted || this.closing) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
-      const job: Job = { bytes, options, signal, settle: resolve };
-      const queue = bytes.byteLength <= this.settings.smallBodyBytes ? this.smallQueue : this.largeQueue;
-      queue.push(job);
+      let settled = false;
+      const job: Job = {
+        bytes,
+        options,
+        small: bytes.byteLength <= this.settings.smallBodyBytes,
+        settle: (answer) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(job.timer);
+          resolve(answer);
+        },
+      };
+      (job.small ? this.smallQueue : this.largeQueue).push(job);
       signal?.addEventListener("abort", () => this.cancel(job), { once: true });
       this.dispatch();
     });
@@ -71,77 +88,101 @@ export class ValidationPool {
   async close(): Promise<void> {
     this.closing = true;
     for (const job of this.smallQueue.splice(0).concat(this.largeQueue.splice(0))) job.settle(CANCELLED);
-    await Promise.all(this.slots.map((slot) => this.stop(slot, CANCELLED)));
+    await Promise.all(this.slots.map((slot) => this.stop(slot, undefined, CANCELLED)));
   }
 
   private cancel(job: Job): void {
-    for (const queue of [this.smallQueue, this.largeQueue]) {
-      const index = queue.indexOf(job);
-      if (index >= 0) {
-        queue.splice(index, 1);
-        return job.settle(CANCELLED);
-      }
-    }
-    // Replacing the worker costs about a quarter second of one core; letting the job run on could cost the whole
+    const queue = job.small ? this.smallQueue : this.largeQueue;
+    const index = queue.indexOf(job);
+    if (index >= 0) queue.splice(index, 1);
+    // Replacing the worker costs about a quarter second of one core; letting a large job run on could cost the whole
     // time limit of a core for an answer nobody reads.
-    const slot = this.slots.find((candidate) => candidate.job === job);
-    if (slot !== undefined) void this.stop(slot, CANCELLED);
+    else if (!job.small) {
+      const slot = this.slots.find((candidate) => [...candidate.running.values()].includes(job));
+      if (slot !== undefined) void this.stop(slot, job, CANCELLED);
+    }
+    job.settle(CANCELLED);
   }
 
   private dispatch(): void {
+    const usable = this.slots.filter((slot) => slot.ready && !slot.stopping);
+    const holdsLarge = (slot: Slot): boolean => [...slot.running.values()].some((job) => !job.small);
+    const fewestRunning = (candidates: Slot[]): Slot | undefined =>
+      candidates.reduce<Slot | undefined>((best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best), undefined);
+    // A large job may start when, with several workers, another one stays free of large jobs. The worker it will take
+    // gets no new small jobs meanwhile, so a stream of small ones cannot keep it from ever being idle.
+    const largeMayStart = this.largeQueue.length > 0 && (this.slots.length === 1 || usable.filter(holdsLarge).length + 1 < usable.length);
+    const forLarge = largeMayStart ? fewestRunning(usable.filter((slot) => !holdsLarge(slot))) : undefined;
+    if (forLarge !== undefined && forLarge.running.size === 0) this.run(forLarge, this.largeQueue.shift()!);
     for (;;) {
-      const idle = this.slots.filter((slot) => slot.ready && slot.job === undefined);
-      if (idle.length === 0) return;
-      const largeMayRun = this.slots.length < 2 || idle.length > 1;
-      const job = this.smallQueue.shift() ?? (largeMayRun ? this.largeQueue.shift() : undefined);
-      if (job === undefined) return;
-      this.run(idle[0]!, job);
+      if (this.smallQueue.length === 0) return;
+      const open = usable.filter((slot) => slot !== forLarge && !holdsLarge(slot) && slot.running.size < SMALL_JOBS_PER_WORKER);
+      const chosen = fewestRunning(open);
+      if (chosen === undefined) return;
+      this.run(chosen, this.smallQueue.shift()!);
     }
   }
 
   private run(slot: Slot, job: Job): void {
-    slot.job = job;
-    const message: ValidationJob = { id: this.nextId++, bytes: job.bytes, options: job.options };
-    slot.worker.postMessage(message, [job.bytes.buffer as ArrayBuffer]);
-    slot.timer = setTimeout(() => void this.stop(slot, { kind: "over-budget", resource: "time" }), this.settings.timeoutMs);
+    const id = this.nextId++;
+    slot.running.set(id, job);
+    clearTimeout(job.timer);
+    // Large bodies run alone and are transferred. Small ones are sent as copies, so that they can be queued again when
+    // their worker is replaced because of another job.
+    const bytes = job.small ? job.bytes.slice() : job.bytes;
+    const message: ValidationJob = { id, bytes, options: job.options };
+    slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+    job.timer = setTimeout(() => void this.stop(slot, job, { kind: "over-budget", resource: "time" }), this.settings.timeoutMs);
   }
 
-  /** Terminates the slot's worker; its job (if any) is answered with `answer` once it has exited. */
-  private stop(slot: Slot, answer: ValidationAnswer): Promise<number> {
-    slot.stopReason ??= answer;
-    clearTimeout(slot.timer);
+  /**
+   * Terminates the slot's worker: `culprit` (if any) is answered with `answer`, the other small jobs it held are queued
+   * again, and large ones (they run alone, so only the culprit) are answered too.
+   */
+  private stop(slot: Slot, culprit: Job | undefined, answer: ValidationAnswer): Promise<number> {
+    if (!slot.stopping) {
+      slot.stopping = true;
+      culprit?.settle(answer);
+      const others = [...slot.running.values()].filter((job) => job !== culprit);
+      slot.running.clear();
+      if (this.closing) for (const job of others) job.settle(CANCELLED);
+      else this.smallQueue.unshift(...others.filter((job) => job.small));
+    }
     return slot.worker.terminate();
-  }
-
-  private finishJob(slot: Slot, answer: ValidationAnswer): void {
-    clearTimeout(slot.timer);
-    const job = slot.job;
-    slot.job = undefined;
-    job?.settle(answer);
   }
 
   private spawn(index: number): Promise<void> {
     const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.settings.workerHeapMb } });
-    const slot: Slot = { worker, ready: false, job: undefined, stopReason: undefined, timer: undefined };
+    const slot: Slot = { worker, ready: false, running: new Map(), stopping: false };
     this.slots[index] = slot;
     return new Promise((resolve, reject) => {
       worker.on("message", (message: WorkerMessage) => {
         if ("ready" in message) {
           slot.ready = true;
           resolve();
-        } else if (slot.stopReason === undefined) this.finishJob(slot, message.answer);
+        } else {
+          slot.running.get(message.id)?.settle(message.answer);
+          slot.running.delete(message.id);
+        }
         this.dispatch();
       });
       worker.on("error", (error: Error & { code?: string }) => {
-        if (error.code === "ERR_WORKER_OUT_OF_MEMORY") slot.stopReason ??= { kind: "over-budget", resource: "memory" };
-        else this.onWorkerFailure(`${error.name} in validation worker ${index}`);
         reject(error);
+        // Which of the jobs exhausted the heap cannot be told apart: each is answered as over budget.
+        const answer: ValidationAnswer =
+          error.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? { kind: "over-budget", resource: "memory" }
+            : { kind: "internal", errorName: error.name, stack: `validation worker ${index} failed` };
+        if (answer.kind === "internal") this.onWorkerFailure(`${error.name} in validation worker ${index}`);
+        for (const job of slot.running.values()) job.settle(answer);
+        slot.running.clear();
       });
       worker.on("exit", (code) => {
-        const reason = slot.stopReason ?? { kind: "internal", errorName: "WorkerExit", stack: `worker ${index} exited with code ${code}` };
-        this.finishJob(slot, reason);
+        const lost = [...slot.running.values()];
+        slot.running.clear();
+        if (!slot.stopping) this.onWorkerFailure(`validation worker ${index} exited with code ${code}; replacing it`);
+        for (const job of lost) job.settle({ kind: "internal", errorName: "WorkerExit", stack: `worker ${index} exited with code ${code}` });
         if (this.closing) return;
-        if (reason.kind === "internal") this.onWorkerFailure(`validation worker ${index} exited with code ${code}; replacing it`);
         void this.spawn(index).then(() => this.dispatch(), () => undefined);
       });
     });
