@@ -15,7 +15,7 @@ import { corpusDir } from "../test/helpers/corpus.js";
 import { deeplyNestedCatalog, VALIDATE, VALID_CATALOG } from "../test/http/support/documents.js";
 import { startService, TRANSPORTS, type TestService } from "../test/http/support/service.js";
 
-interface AutocannonInstance extends Promise<unknown> {
+interface AutocannonInstance extends Promise<{ requests: { total: number }; non2xx: number; errors: number }> {
   stop(): void;
 }
 type Autocannon = (options: { url: string; method: string; headers: Record<string, string>; body: Buffer; connections: number; duration: number }) => AutocannonInstance;
@@ -72,8 +72,11 @@ for (const transport of TRANSPORTS) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const loaded = await smallLatency(service, seconds * 1000);
     load.stop();
-    await load;
-    lines.push(`${transport}: small request idle p50 ${idle.p50} ms, p99 ${idle.p99} ms; with 64 clients sending the catalog p50 ${loaded.p50} ms, p99 ${loaded.p99} ms (${loaded.count} requests, ${loaded.failures} not 200)`);
+    const catalogs = await load;
+    lines.push(
+      `${transport}: small request idle p50 ${idle.p50} ms, p99 ${idle.p99} ms; with 64 clients sending the catalog p50 ${loaded.p50} ms, ` +
+        `p99 ${loaded.p99} ms (${loaded.count} requests, ${loaded.failures} not 200; ${catalogs.requests.total} catalogs sent, ${catalogs.non2xx + catalogs.errors} not 200)`,
+    );
   } finally {
     await service.stop();
   }
