@@ -64,6 +64,31 @@ describe.each(TRANSPORTS)("connection attacks over %s", (transport) => {
     }
   });
 
+  it("stays responsive near the open-file limit: the default cap keeps connections below it", async () => {
+    // Under `ulimit -n 400` the default cap is 400 - 256 = 144 connections.
+    const service = await startService(transport, {}, { openFileLimit: 400 });
+    try {
+      expect(service.output()).toContain('"maxConnections":144');
+      const held: Socket[] = [];
+      for (let batch = 0; batch < 20; batch++) {
+        held.push(...(await openMany(service, 25)));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(held.filter((socket) => !socket.destroyed).length).toBeLessThanOrEqual(144 + 25);
+      const before = cpuSeconds(service.child.pid!);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(cpuSeconds(service.child.pid!) - before).toBeLessThan(0.5);
+
+      for (const socket of held) socket.destroy();
+      const started = performance.now();
+      let served = false;
+      while (!served && performance.now() - started < 3 * BOUND_MS) served = await healthy(service);
+      expect(served).toBe(true);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
   it("holds little memory for clients that pipeline requests and never read the answers", async () => {
     const service = await startService(transport, { RESPONSE_STALL_MS: "500" });
     try {
