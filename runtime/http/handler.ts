@@ -62,7 +62,7 @@ export class ServiceHandler implements RequestHandler {
   begin(head: RequestHead): Exchange {
     const { method, path } = head;
     const framing = framingProblem(head.headerValues("content-length"), head.headerValues("transfer-encoding"));
-    if (framing !== undefined) return { kind: "respond", response: { ...this.problems.problem("ERR_INVALID_CONTENT_ENCODING", { detail: framing }), closeConnection: true } };
+    if (framing !== undefined) return { kind: "respond", response: this.framingRefusal(framing) };
     if (path === PATHS.validate) {
       if (method === "POST") return { kind: "stream", sink: this.track(new ValidateExchange(this, this.parts, head)) };
       return { kind: "respond", response: method === "OPTIONS" ? this.validatePreflight : this.validateMethodNotAllowed };
@@ -79,7 +79,12 @@ export class ServiceHandler implements RequestHandler {
   }
 
   unparsable(): OutgoingResponse {
-    return { ...this.problems.problem("ERR_INVALID_CONTENT_ENCODING", { detail: "The request cannot be parsed: its head or its body's framing is invalid." }), closeConnection: true };
+    return this.framingRefusal("The request cannot be parsed: its head or its body's framing is invalid.");
+  }
+
+  /** Nothing after such a request can be trusted to start where the client meant it to: the connection is closed. */
+  private framingRefusal(detail: string): OutgoingResponse {
+    return { ...this.problems.problem("ERR_INVALID_CONTENT_ENCODING", { detail }), closeConnection: true };
   }
 
   /** Resolves when no request is in flight (for graceful shutdown). */
