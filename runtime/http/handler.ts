@@ -152,7 +152,8 @@ class ValidateExchange implements BodySink {
     // Everything the head says is read now: the head is only valid during `begin`.
     const authorizations = head.headerValues("authorization");
     this.keyed = authorizations.length > 0;
-    this.client = clientAddress(head.remoteAddress(), head.header("x-forwarded-for"), parts.trustedProxyHops);
+    // Every X-Forwarded-For line, in order, as one list: uWS would otherwise see only the first line and node:http all.
+    this.client = clientAddress(head.remoteAddress(), head.headerValues("x-forwarded-for").join(", "), parts.trustedProxyHops);
     // An Authorization header that is empty or repeated is refused, never read as anonymous or as one of its values.
     const ambiguous = authorizations.length > 1 || authorizations[0] === "";
     const admission: Promise<AccessDecision> = ambiguous

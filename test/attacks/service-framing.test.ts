@@ -81,3 +81,19 @@ describe.each(TRANSPORTS)("framing and authorization attacks over %s", (transpor
     expect(await answered(post([...padding, `Content-Length: ${VALID_CATALOG.length}`]))).toMatchObject({ status: 200 });
   });
 });
+
+describe.each(TRANSPORTS)("repeated X-Forwarded-For lines over %s", (transport) => {
+  it("reads every line as one list, so the client behind one trusted proxy is the same on both transports", async () => {
+    const service = await startService(transport, { TRUST_PROXY: "true", ANON_RATE_PER_MINUTE: "1" });
+    try {
+      const send = async (lines: string[]): Promise<number | undefined> =>
+        (await exchangeRaw(service.port, post([...lines.map((line) => `X-Forwarded-For: ${line}`), `Content-Length: ${VALID_CATALOG.length}`]), BOUND_MS))?.status;
+      expect(await send(["203.0.113.1", "198.51.100.9"])).toBe(200);
+      // The proxy's entry is the last one of the last line: the same client again.
+      expect(await send(["198.51.100.9"])).toBe(429);
+      expect(await send(["203.0.113.1"])).toBe(200);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+});
