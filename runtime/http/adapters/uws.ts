@@ -4,7 +4,7 @@
 // as views: the sink copies what it keeps before the callback returns, as the transport contract says. Large answers
 // are streamed with tryEnd/onWritable, so uWS never buffers more than the socket takes; a reader that takes nothing
 // for the stall limit is disconnected.
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Uws from "@trufflesuite/uws-js-unofficial";
 import { log } from "../log.js";
@@ -206,10 +206,13 @@ function aborted(state: ResponseState): void {
   state.onAbort?.();
 }
 
-/** Open descriptors of this process, or undefined where /proc is not available. */
+/**
+ * Open descriptors of this process, or undefined where /proc is not available. Linux 6.2 and later report the count as
+ * the size of /proc/self/fd (microseconds); listing the directory instead takes about 20 ms at 19,000 descriptors.
+ */
 function openDescriptors(): number | undefined {
   try {
-    return readdirSync("/proc/self/fd").length;
+    return statSync("/proc/self/fd").size || readdirSync("/proc/self/fd").length;
   } catch {
     return undefined;
   }
