@@ -28,6 +28,8 @@ export interface ServiceConfig extends KeyStoreSettings {
   workerHeapMb: number;
   /** Bodies up to this size take the small lane of the worker pool. */
   smallBodyBytes: number;
+  /** Workers kept for the small lane (large bodies never take them); at most WORKERS - 1 apply. */
+  smallLaneWorkers: number;
   /** Open client connections at most; further connections are refused until some close. */
   maxConnections: number;
   /** A connection whose reader takes no bytes of its answer for this long is closed. */
@@ -57,6 +59,7 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "VALIDATION_TIMEOUT_MS", default: "15000", meaning: "Longest run of one validation; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
   { name: "WORKER_HEAP_MB", default: "1024", meaning: "Heap limit of each validation worker, in MiB; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
   { name: "SMALL_BODY_BYTES", default: String(256 * 1024), meaning: "Bodies up to this size (256 KiB, after gzip decoding) are validated first and never wait for a worker held by a larger one." },
+  { name: "SMALL_LANE_WORKERS", default: "1", meaning: "Workers that large bodies never take (at most WORKERS − 1 apply); 0 gives large bodies every worker, small ones then only go first." },
   { name: "MAX_CONNECTIONS", default: "open-file limit − 256", meaning: "Open client connections at most (19744 under `ulimit -n` 20000); further connections are refused until some close." },
   { name: "RESPONSE_STALL_MS", default: "10000", meaning: "A client that reads no byte of its answer for this long is disconnected." },
   { name: "ANON_RATE_PER_MINUTE", default: "10", meaning: "Anonymous requests per client per minute." },
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     validationTimeoutMs: integer("VALIDATION_TIMEOUT_MS", 15_000, 1, 3_600_000),
     workerHeapMb: integer("WORKER_HEAP_MB", 1024, 32, 64 * 1024),
     smallBodyBytes: integer("SMALL_BODY_BYTES", 256 * 1024, 0, 1024 * MIB),
+    smallLaneWorkers: integer("SMALL_LANE_WORKERS", 1, 0, 256),
     maxConnections: integer("MAX_CONNECTIONS", defaultMaxConnections(), 1, 10_000_000),
     responseStallMs: integer("RESPONSE_STALL_MS", 10_000, 100, 600_000),
     anonymousLimits: { perMinute: integer("ANON_RATE_PER_MINUTE", 10, 1), perDay: integer("ANON_RATE_PER_DAY", 300, 1) },

@@ -30,7 +30,13 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   resolveOptions({ level: "full" });
   const backends = createAccessBackends(config);
   const pool = await ValidationPool.start(
-    { workers: config.workers, timeoutMs: config.validationTimeoutMs, workerHeapMb: config.workerHeapMb, smallBodyBytes: config.smallBodyBytes },
+    {
+      workers: config.workers,
+      timeoutMs: config.validationTimeoutMs,
+      workerHeapMb: config.workerHeapMb,
+      smallBodyBytes: config.smallBodyBytes,
+      smallLaneWorkers: config.smallLaneWorkers,
+    },
     (detail) => log("error", "worker-failure", { detail }),
   );
   // Optional aggregate telemetry, on its own listener so it never shares a port or rate limits with the public API.

@@ -1,7 +1,7 @@
 // The pool of validation worker threads. Jobs wait here, not in a worker's message queue, so a job whose client has gone
 // is dropped before it runs. Two lanes keep small documents flowing while large ones queue: small jobs are dispatched
 // first, a few at a time per worker (so a worker never idles between them), while a large job has a worker to itself
-// and, with two or more workers, never takes the last worker not already busy with a large one. Every job runs under a
+// and never takes one of the small lane's reserved workers (one by default, never all). Every job runs under a
 // time limit and each worker under a heap limit; a worker past either is terminated and replaced (about a quarter
 // second of one core), the job that caused it answered `over-budget`, and the small jobs it held are queued again.
 import { Worker } from "node:worker_threads";
@@ -16,6 +16,8 @@ export interface PoolSettings {
   workerHeapMb: number;
   /** Bodies up to this many bytes take the small lane. */
   smallBodyBytes: number;
+  /** Workers large jobs never take (at most all but one), so small ones never wait for a large one. */
+  smallLaneWorkers: number;
 }
 
 interface Job {
@@ -109,9 +111,10 @@ export class ValidationPool {
     const holdsLarge = (slot: Slot): boolean => [...slot.running.values()].some((job) => !job.small);
     const fewestRunning = (candidates: Slot[]): Slot | undefined =>
       candidates.reduce<Slot | undefined>((best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best), undefined);
-    // A large job may start when, with several workers, another one stays free of large jobs. The worker it will take
-    // gets no new small jobs meanwhile, so a stream of small ones cannot keep it from ever being idle.
-    const largeMayStart = this.largeQueue.length > 0 && (this.slots.length === 1 || usable.filter(holdsLarge).length + 1 < usable.length);
+    // A large job may start while the small lane's workers stay free of large jobs. The worker it will take gets no new
+    // small jobs meanwhile, so a stream of small ones cannot keep it from ever being idle.
+    const reserved = Math.min(this.settings.smallLaneWorkers, this.slots.length - 1);
+    const largeMayStart = this.largeQueue.length > 0 && usable.filter(holdsLarge).length + 1 + reserved <= usable.length;
     const forLarge = largeMayStart ? fewestRunning(usable.filter((slot) => !holdsLarge(slot))) : undefined;
     if (forLarge !== undefined && forLarge.running.size === 0) this.run(forLarge, this.largeQueue.shift()!);
     for (;;) {

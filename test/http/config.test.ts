@@ -14,6 +14,7 @@ describe("hardening settings", () => {
       validationTimeoutMs: 15_000,
       workerHeapMb: 1024,
       smallBodyBytes: 256 * 1024,
+      smallLaneWorkers: 1,
       responseStallMs: 10_000,
     });
   });
