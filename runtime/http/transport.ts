@@ -51,9 +51,6 @@ export interface ConnectionLimits {
   responseStallMs: number;
 }
 
-/** Answers are written in slices of this size, each once the previous one has left, so a slow reader holds one slice. */
-export const RESPONSE_SLICE_BYTES = 64 * 1024;
-
 export function bodyBytes(body: string | Uint8Array): Uint8Array {
   return typeof body === "string" ? Buffer.from(body) : body;
 }

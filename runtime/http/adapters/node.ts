@@ -4,12 +4,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { MAX_HEADER_FIELDS } from "../request-checks.js";
-import { bodyBytes, RESPONSE_SLICE_BYTES, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
 /** Matches uWebSockets.js, which closes a connection that sends nothing for 10 seconds. */
 const IDLE_TIMEOUT_MS = 10_000;
 /** How long the rest of a body already answered is read and dropped before the connection is cut. */
 const DISCARD_BODY_MS = 2_000;
+/** Answers are written in slices of this size, each once the previous one has left, so a slow reader holds one slice. */
+const RESPONSE_SLICE_BYTES = 64 * 1024;
 
 /**
  * Writes the answer one slice at a time, each once the socket has taken the previous one, so a client that does not

@@ -1,14 +1,15 @@
 // The uWebSockets.js adapter. The package silently falls back to a slow JavaScript implementation when its native
 // binary does not load; `description` says which one runs. Rules of uWS honoured here: onAborted is registered before
 // any asynchronous step, `res` is never touched after an abort, and writes are corked. onData chunks are handed over
-// as views: the sink copies what it keeps before the callback returns, as the transport contract says. Large answers
-// are streamed with tryEnd/onWritable, so uWS never buffers more than the socket takes; a reader that takes nothing
-// for the stall limit is disconnected.
+// as views: the sink copies what it keeps before the callback returns, as the transport contract says. Answers are
+// written with tryEnd/onWritable, so uWS never buffers more than the socket takes (a client pipelining requests while
+// ignoring the answers would otherwise make it buffer them all); a reader that takes nothing for the stall limit is
+// disconnected.
 import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Uws from "@trufflesuite/uws-js-unofficial";
 import { log } from "../log.js";
-import { bodyBytes, RESPONSE_SLICE_BYTES, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
 const require = createRequire(import.meta.url);
 
