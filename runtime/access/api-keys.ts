@@ -23,6 +23,21 @@ export function apiKeyId(key: string): string | undefined {
   return KEY_PATTERN.exec(key)?.[1];
 }
 
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The stored record, when `value` is a complete one (as read from the key file or Redis); undefined otherwise. A store
+ * that holds a malformed record cannot vouch for any key, so callers treat this as an outage, not as an unknown key.
+ */
+export function parseKeyRecord(value: unknown): ApiKeyRecord | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { id, sha256, label, createdAt, revokedAt } = value as Record<string, unknown>;
+  if (typeof id !== "string" || id === "" || typeof sha256 !== "string" || !SHA256_HEX.test(sha256)) return undefined;
+  if (typeof label !== "string" || typeof createdAt !== "string") return undefined;
+  if (revokedAt === undefined || revokedAt === null) return { id, sha256, label, createdAt };
+  return typeof revokedAt === "string" ? { id, sha256, label, createdAt, revokedAt } : undefined;
+}
+
 export function apiKeyMatches(key: string, record: ApiKeyRecord): boolean {
   const expected = Buffer.from(record.sha256, "hex");
   const actual = createHash("sha256").update(key).digest();

@@ -4,9 +4,14 @@
 // take turns through a lock file, so that none of them overwrites a key another has just added. A lock left by a
 // writer that died is not taken over automatically (two writers doing so at once could both get in); the error names
 // the file to delete, as git does with index.lock.
+//
+// A file with any malformed record, or a file that disappears after it has been seen, makes `get` throw
+// AccessServiceUnavailable (503 for keyed requests) rather than refuse every key as unknown. A file that has never
+// existed is an empty store: the service starts before the first `oscal-keys create`, whether or not KEYS_FILE is set.
 import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { randomBytes } from "node:crypto";
+import { parseKeyRecord } from "./api-keys.js";
 import { AccessServiceUnavailable, type ApiKeyRecord, type KeyStore } from "./contracts.js";
 
 interface KeyFile {
@@ -19,6 +24,8 @@ export class FileKeyStore implements KeyStore {
   private records = new Map<string, ApiKeyRecord>();
   private stamp = "";
   private checkedAtMs = Number.NEGATIVE_INFINITY;
+  /** True once the file has existed: from then on its absence is an outage, not an empty store. */
+  private seen = false;
   private refreshing: Promise<void> | undefined;
 
   constructor(
@@ -72,8 +79,10 @@ export class FileKeyStore implements KeyStore {
       stamp = `${info.ino}:${info.size}:${info.mtimeMs}`;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new AccessServiceUnavailable(`Cannot read the key file: ${(error as Error).message}`);
+      if (this.seen) throw new AccessServiceUnavailable("The key file has disappeared.");
       stamp = "absent";
     }
+    if (stamp !== "absent") this.seen = true;
     if (stamp !== this.stamp) {
       const file = await this.readFresh();
       this.records = new Map(file.keys.map((record) => [record.id, record]));
@@ -91,9 +100,12 @@ export class FileKeyStore implements KeyStore {
       throw new AccessServiceUnavailable(`Cannot read the key file: ${(error as Error).message}`);
     }
     try {
-      const parsed = JSON.parse(text) as KeyFile;
+      const parsed = JSON.parse(text) as { keys?: unknown };
       if (!Array.isArray(parsed.keys)) throw new Error('no "keys" array');
-      return parsed;
+      const keys = parsed.keys.map(parseKeyRecord);
+      const malformed = keys.indexOf(undefined);
+      if (malformed >= 0) throw new Error(`record ${malformed} is not a complete key record`);
+      return { keys: keys as ApiKeyRecord[] };
     } catch (error) {
       throw new AccessServiceUnavailable(`The key file ${this.path} is not a valid key store: ${(error as Error).message}`);
     }

@@ -1,7 +1,8 @@
 // API key records in Redis, shared by every instance: one hash per key and a set of ids, so list() needs no key scan.
 // Only the fields of ApiKeyRecord are written, so nothing but a key's SHA-256 ever reaches Redis.
 import type { Redis } from "ioredis";
-import type { ApiKeyRecord, KeyStore } from "./contracts.js";
+import { parseKeyRecord } from "./api-keys.js";
+import { AccessServiceUnavailable, type ApiKeyRecord, type KeyStore } from "./contracts.js";
 import type { RedisConnection } from "./redis-connection.js";
 
 // KEYS[1]: the record hash, KEYS[2]: the id set. ARGV[1]: the id, then field/value pairs. Returns 0 if the id exists,
@@ -73,9 +74,10 @@ function toFields(record: ApiKeyRecord): string[] {
   return fields;
 }
 
-/** Undefined for a missing hash (HGETALL answers {}) or one that is not a complete record. */
+/** Undefined for a missing hash (HGETALL answers {}); a hash that is not a complete record is an outage, not an unknown key. */
 function toRecord(fields: Record<string, string>): ApiKeyRecord | undefined {
-  const { id, sha256, label, createdAt, revokedAt } = fields;
-  if (id === undefined || sha256 === undefined || label === undefined || createdAt === undefined) return undefined;
-  return revokedAt === undefined ? { id, sha256, label, createdAt } : { id, sha256, label, createdAt, revokedAt };
+  if (Object.keys(fields).length === 0) return undefined;
+  const record = parseKeyRecord(fields);
+  if (record === undefined) throw new AccessServiceUnavailable("A stored API key record is malformed.");
+  return record;
 }

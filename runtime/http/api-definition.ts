@@ -77,7 +77,7 @@ export const PROBLEMS = {
   ERR_INVALID_CONTENT_ENCODING: {
     status: 400,
     title: "Body is not valid gzip",
-    condition: "`Content-Encoding: gzip` was declared but the body is not a complete, valid gzip stream (for example it is truncated or empty).",
+    condition: "`Content-Encoding: gzip` was declared but the body is not a complete, valid gzip stream (for example it is truncated or empty); or the body cannot be delimited unambiguously: more than one Content-Length, a Transfer-Encoding other than plain `chunked`, or both (the connection is then closed).",
     resolution: "Compress the whole document with gzip, or send it uncompressed without a Content-Encoding header.",
   },
   ERR_UNSUPPORTED_PARAMETER: {
@@ -90,7 +90,7 @@ export const PROBLEMS = {
   ERR_INVALID_API_KEY: {
     status: 401,
     title: "Invalid API key",
-    condition: "The Authorization header is malformed (not `Bearer sk_oscal_…`) or names a key that is unknown or revoked. There is no fallback to anonymous access.",
+    condition: "The Authorization header is malformed (not `Bearer sk_oscal_…`), empty or sent more than once, or names a key that is unknown or revoked. There is no fallback to anonymous access.",
     resolution: "Send a valid, unrevoked key as `Authorization: Bearer sk_oscal_…`, or omit the Authorization header to use anonymous access.",
     headers: ["WWW-Authenticate"],
   },
@@ -110,7 +110,7 @@ export const PROBLEMS = {
   ERR_PAYLOAD_TOO_LARGE: {
     status: 413,
     title: "Payload too large",
-    condition: "The raw request body is over the raw limit, the gzip-decoded body is over the decompressed limit, or the document nests thousands of levels deep (deeper than the validators follow; real OSCAL nests a few dozen).",
+    condition: "The raw request body is over the raw limit, the gzip-decoded body is over the decompressed limit, the document nests thousands of levels deep (deeper than the validators follow; real OSCAL nests a few dozen), or validating it takes longer or needs more memory than the service allows one validation.",
     resolution: "Send a smaller document; compress large documents with gzip (Content-Encoding: gzip).",
   },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
@@ -122,7 +122,7 @@ export const PROBLEMS = {
   ERR_RATE_LIMITED: {
     status: 429,
     title: "Rate limit exceeded",
-    condition: "The client (anonymous) or the key has used up a per-minute or per-day allowance.",
+    condition: "The client (anonymous) or the key has used up a per-minute or per-day allowance; or the service holds as many request bodies as its memory budget (or this client's share of it) allows; or the body arrives slower than the minimum upload rate (the connection is then closed).",
     resolution: "Wait the number of seconds given in Retry-After, or use an API key for higher limits.",
     headers: ["Retry-After"],
   },

@@ -1,5 +1,6 @@
 // Service settings, read once from environment variables. Every setting has a documented default; invalid values stop
 // the start-up with one message that lists every problem.
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { RateLimits } from "../access/access-control.js";
@@ -16,8 +17,23 @@ export interface ServiceConfig extends KeyStoreSettings {
   trustedProxyHops: number;
   maxBodyBytes: number;
   maxDecompressedBytes: number;
-  /** Per-process budget for request bodies held in memory; over it, new bodies get 429 ERR_RATE_LIMITED. */
+  /** Per-process budget for request bodies (and unsent answers) held in memory; over it, new bodies get 429 ERR_RATE_LIMITED. */
   maxInflightBodyBytes: number;
+  /** The share of that budget one client (peer address, or X-Forwarded-For entry with TRUST_PROXY) may hold. */
+  maxClientInflightBytes: number;
+  /** A body must arrive at this rate on average over every `bodyRateWindowMs`, or it is cut off. */
+  minBodyBytesPerSecond: number;
+  bodyRateWindowMs: number;
+  validationTimeoutMs: number;
+  workerHeapMb: number;
+  /** Bodies up to this size take the small lane of the worker pool. */
+  smallBodyBytes: number;
+  /** Workers kept for the small lane (large bodies never take them); at most WORKERS - 1 apply. */
+  smallLaneWorkers: number;
+  /** Open client connections at most; further connections are refused until some close. */
+  maxConnections: number;
+  /** A connection whose reader takes no bytes of its answer for this long is closed. */
+  responseStallMs: number;
   anonymousLimits: RateLimits;
   keyLimits: RateLimits;
   transport: Transport;
@@ -37,6 +53,15 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "MAX_BODY_BYTES", default: String(4 * MIB), meaning: "Raw request body limit (4 MiB)." },
   { name: "MAX_DECOMPRESSED_BYTES", default: String(24 * MIB), meaning: "Gzip-decoded body limit (24 MiB)." },
   { name: "MAX_INFLIGHT_BODY_BYTES", default: String(256 * MIB), meaning: "Per-process budget for bodies held in memory (raw + decoded); over it: 429 ERR_RATE_LIMITED with Retry-After: 1." },
+  { name: "MAX_CLIENT_INFLIGHT_BYTES", default: "MAX_INFLIGHT_BODY_BYTES / 8", meaning: "The share of that budget one client may hold (32 MiB by default); over it: 429 ERR_RATE_LIMITED with Retry-After: 1." },
+  { name: "MIN_BODY_BYTES_PER_SECOND", default: "8192", meaning: "Slowest accepted upload: a body that delivers less than this on average over a BODY_RATE_WINDOW_MS window is cut off with 429 ERR_RATE_LIMITED and the connection closed." },
+  { name: "BODY_RATE_WINDOW_MS", default: "5000", meaning: "Window over which the upload rate is measured (the first window starts with the request head)." },
+  { name: "VALIDATION_TIMEOUT_MS", default: "15000", meaning: "Longest run of one validation; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
+  { name: "WORKER_HEAP_MB", default: "1024", meaning: "Heap limit of each validation worker, in MiB; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
+  { name: "SMALL_BODY_BYTES", default: String(256 * 1024), meaning: "Bodies up to this size (256 KiB, after gzip decoding) are validated first and never wait for a worker held by a larger one." },
+  { name: "SMALL_LANE_WORKERS", default: "1", meaning: "Workers that large bodies never take (at most WORKERS − 1 apply); 0 gives large bodies every worker, small ones then only go first." },
+  { name: "MAX_CONNECTIONS", default: "open-file limit − 256", meaning: "Open client connections at most (19744 under `ulimit -n` 20000); further connections are refused until some close." },
+  { name: "RESPONSE_STALL_MS", default: "10000", meaning: "A client that reads no byte of its answer for this long is disconnected." },
   { name: "ANON_RATE_PER_MINUTE", default: "10", meaning: "Anonymous requests per client per minute." },
   { name: "ANON_RATE_PER_DAY", default: "300", meaning: "Anonymous requests per client per day." },
   { name: "KEY_RATE_PER_MINUTE", default: "120", meaning: "Requests per API key per minute." },
@@ -50,6 +75,21 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
 ];
 
 export class ConfigError extends Error {}
+
+/** Descriptors kept for everything but client connections: workers, Redis, the key file, the metrics listener. */
+const RESERVED_DESCRIPTORS = 256;
+
+/** The default connection cap: the soft open-file limit (Linux; 1024 where it cannot be read) less the reserve. */
+function defaultMaxConnections(): number {
+  let limit = 1024;
+  try {
+    const match = /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"));
+    if (match) limit = Number(match[1]);
+  } catch {
+    // Not Linux: keep the conservative default.
+  }
+  return Math.max(64, limit - RESERVED_DESCRIPTORS);
+}
 
 /** Reads settings from `env`, collecting every problem so that one message can list them all. */
 class SettingsReader {
@@ -125,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   }
 
   const port = integer("PORT", 8080, 0, 65535);
+  const maxInflightBodyBytes = integer("MAX_INFLIGHT_BODY_BYTES", 256 * MIB, 1, 64 * 1024 * MIB);
   const config: ServiceConfig = {
     port,
     host: env.HOST?.trim() || "0.0.0.0",
@@ -133,7 +174,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     trustedProxyHops,
     maxBodyBytes: integer("MAX_BODY_BYTES", 4 * MIB, 1, 1024 * MIB),
     maxDecompressedBytes: integer("MAX_DECOMPRESSED_BYTES", 24 * MIB, 1, 1024 * MIB),
-    maxInflightBodyBytes: integer("MAX_INFLIGHT_BODY_BYTES", 256 * MIB, 1, 64 * 1024 * MIB),
+    maxInflightBodyBytes,
+    maxClientInflightBytes: integer("MAX_CLIENT_INFLIGHT_BYTES", Math.max(1, Math.floor(maxInflightBodyBytes / 8)), 1, maxInflightBodyBytes),
+    minBodyBytesPerSecond: integer("MIN_BODY_BYTES_PER_SECOND", 8192, 0, 1024 * MIB),
+    bodyRateWindowMs: integer("BODY_RATE_WINDOW_MS", 5000, 100, 600_000),
+    validationTimeoutMs: integer("VALIDATION_TIMEOUT_MS", 15_000, 1, 3_600_000),
+    workerHeapMb: integer("WORKER_HEAP_MB", 1024, 32, 64 * 1024),
+    smallBodyBytes: integer("SMALL_BODY_BYTES", 256 * 1024, 0, 1024 * MIB),
+    smallLaneWorkers: integer("SMALL_LANE_WORKERS", 1, 0, 256),
+    maxConnections: integer("MAX_CONNECTIONS", defaultMaxConnections(), 1, 10_000_000),
+    responseStallMs: integer("RESPONSE_STALL_MS", 10_000, 100, 600_000),
     anonymousLimits: { perMinute: integer("ANON_RATE_PER_MINUTE", 10, 1), perDay: integer("ANON_RATE_PER_DAY", 300, 1) },
     keyLimits: { perMinute: integer("KEY_RATE_PER_MINUTE", 120, 1), perDay: integer("KEY_RATE_PER_DAY", 10_000, 1) },
     transport: transportRaw === "node" ? "node" : "uws",

@@ -13,6 +13,9 @@ import {
 export interface PublishedLimits {
   maxBodyBytes: number;
   maxDecompressedBytes: number;
+  minBodyBytesPerSecond: number;
+  bodyRateWindowMs: number;
+  validationTimeoutMs: number;
   anonymous: RateLimits;
   key: RateLimits;
 }
@@ -62,11 +65,13 @@ export function apiPage(baseUrl: string, limits: PublishedLimits): string {
 <table><tr><th>Query parameter</th><th>Meaning</th></tr>
 ${parameters}
 </table>
-<p>Checks run in this order, and the first failing one answers: method, path, API key, rate limit, query parameters,
-Content-Type, Content-Encoding, Content-Length, body.</p>
+<p>Checks run in this order, and the first failing one answers: framing (one Content-Length, or Transfer-Encoding
+chunked), method, path, API key, rate limit, query parameters, Content-Type, Content-Encoding, Content-Length, body,
+validation.</p>
 ${reportSection(baseUrl)}
 <h2>Limits</h2>
 <ul><li>Raw body: ${bytes(limits.maxBodyBytes)}; decompressed body: ${bytes(limits.maxDecompressedBytes)}.</li>
+${limits.minBodyBytesPerSecond === 0 ? "" : `<li>Upload pace: at least ${limits.minBodyBytesPerSecond} bytes per second over every ${limits.bodyRateWindowMs / 1000} s, or 429 and the connection is closed.</li>\n`}<li>One validation: at most ${limits.validationTimeoutMs / 1000} s, or 413.</li>
 <li>Anonymous: ${limits.anonymous.perMinute} requests per minute and ${limits.anonymous.perDay} per day, per client.</li>
 <li>API key: ${limits.key.perMinute} requests per minute and ${limits.key.perDay} per day, per key.</li></ul>
 <table><tr><th>Response header</th><th>Meaning</th></tr>

@@ -1,18 +1,18 @@
 // The transport-free request handler: routing, the validate pipeline, and every error answer. Adapters call `begin`
 // with a request head and, for the validate endpoint, stream the body into the returned sink.
 //
-// Order of checks on POST /api/oscal/v1/validate (the first failing one answers): method → path → API key → rate
-// limit → query parameters → Content-Type → Content-Encoding → Content-Length → body (raw limit, gzip, decompressed
-// limit, memory budget) → UTF-8, JSON, model → validation. Every answer after the rate-limit check carries the
-// RateLimit-* headers.
+// Order of checks on POST /api/oscal/v1/validate (the first failing one answers): framing (every path) → method → path
+// → API key → rate limit → query parameters → Content-Type → Content-Encoding → Content-Length → body (raw limit, gzip,
+// decompressed limit, memory budget and client share, minimum rate) → UTF-8, JSON, model → validation (time and heap
+// budget). Every answer after the rate-limit check carries the RateLimit-* headers.
 import { randomUUID } from "node:crypto";
-import type { AccessControl } from "../access/access-control.js";
+import type { AccessControl, AccessDecision } from "../access/access-control.js";
 import type { RateDecision } from "../access/contracts.js";
 import type { ValidateOptions } from "../core/validate.js";
 import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "./api-definition.js";
 import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
 import { describeError, log } from "./log.js";
-import { checkContentType, clientAddress, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
+import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
 import type { BodySink, Exchange, OutgoingResponse, RequestHandler, RequestHead } from "./transport.js";
 import type { ValidationAnswer } from "./validation-protocol.js";
@@ -30,9 +30,10 @@ export interface HandlerParts {
   baseUrl: string;
   staticResponses: ReadonlyMap<string, OutgoingResponse>;
   access: AccessControl;
-  validate(bytes: Uint8Array, options: ValidateOptions): Promise<ValidationAnswer>;
+  /** Resolves `cancelled` once `signal` aborts. */
+  validate(bytes: Uint8Array, options: ValidateOptions, signal: AbortSignal): Promise<ValidationAnswer>;
   ready(): Promise<boolean>;
-  limits: BodyLimits;
+  limits: BodyLimits & { validationTimeoutMs: number };
   budget: MemoryBudget;
   trustedProxyHops: number;
   observe?(sample: RequestSample): void;
@@ -60,6 +61,8 @@ export class ServiceHandler implements RequestHandler {
 
   begin(head: RequestHead): Exchange {
     const { method, path } = head;
+    const framing = framingProblem(head.headerValues("content-length"), head.headerValues("transfer-encoding"));
+    if (framing !== undefined) return { kind: "respond", response: this.framingRefusal(framing) };
     if (path === PATHS.validate) {
       if (method === "POST") return { kind: "stream", sink: this.track(new ValidateExchange(this, this.parts, head)) };
       return { kind: "respond", response: method === "OPTIONS" ? this.validatePreflight : this.validateMethodNotAllowed };
@@ -73,6 +76,15 @@ export class ServiceHandler implements RequestHandler {
     if (resource !== undefined) return { kind: "respond", response: resource };
     if (path === PATHS.health) return { kind: "respond", response: this.health };
     return { kind: "stream", sink: this.track(new ReadinessExchange(this.parts)) };
+  }
+
+  unparsable(): OutgoingResponse {
+    return this.framingRefusal("The request cannot be parsed: its head or its body's framing is invalid.");
+  }
+
+  /** Nothing after such a request can be trusted to start where the client meant it to: the connection is closed. */
+  private framingRefusal(detail: string): OutgoingResponse {
+    return { ...this.problems.problem("ERR_INVALID_CONTENT_ENCODING", { detail }), closeConnection: true };
   }
 
   /** Resolves when no request is in flight (for graceful shutdown). */
@@ -118,6 +130,8 @@ class ReadinessExchange implements BodySink {
 type Refusal = { code: ProblemCode; detail: string };
 
 const KEYED_RATE_LIMIT_RESOLUTION = "Wait the number of seconds given in Retry-After; the key's allowance is per minute and per day.";
+const TOO_SLOW_RESOLUTION = "Send the whole body without pauses; on a slow link, compress it with gzip (Content-Encoding: gzip).";
+const OVER_BUDGET_RESOLUTION = "Validate the document with the command-line validator, or at level=schema, or split it into smaller documents.";
 const AT_CAPACITY_RESOLUTION = "Retry after the number of seconds given in Retry-After; the service is holding as many documents as it can.";
 
 /** One POST to the validate endpoint, from its head to its answer. */
@@ -125,8 +139,10 @@ class ValidateExchange implements BodySink {
   readonly response: Promise<OutgoingResponse>;
   private readonly startedMs = performance.now();
   private readonly reader: BodyReader | undefined;
-  private aborted = false;
+  private readonly cancellation = new AbortController();
   private readonly keyed: boolean;
+  /** Whose share of the memory budget the body and the answer count against. */
+  private readonly client: string;
 
   constructor(
     private readonly handler: ServiceHandler,
@@ -134,10 +150,15 @@ class ValidateExchange implements BodySink {
     head: RequestHead,
   ) {
     // Everything the head says is read now: the head is only valid during `begin`.
-    const authorization = head.header("authorization");
-    this.keyed = authorization !== "";
-    const client = authorization === "" ? clientAddress(head.remoteAddress(), head.header("x-forwarded-for"), parts.trustedProxyHops) : "";
-    const admission = parts.access.admit(authorization, client, Date.now());
+    const authorizations = head.headerValues("authorization");
+    this.keyed = authorizations.length > 0;
+    // Every X-Forwarded-For line, in order, as one list: uWS would otherwise see only the first line and node:http all.
+    this.client = clientAddress(head.remoteAddress(), head.headerValues("x-forwarded-for").join(", "), parts.trustedProxyHops);
+    // An Authorization header that is empty or repeated is refused, never read as anonymous or as one of its values.
+    const ambiguous = authorizations.length > 1 || authorizations[0] === "";
+    const admission: Promise<AccessDecision> = ambiguous
+      ? Promise.resolve({ ok: false, code: "ERR_INVALID_API_KEY" })
+      : parts.access.admit(authorizations[0] ?? "", this.client, Date.now());
     const query = parseValidateQuery(head.query);
     const mediaTypeDetail = checkContentType(head.header("content-type"));
     const encoding = parseContentEncoding(head.header("content-encoding"));
@@ -151,7 +172,7 @@ class ValidateExchange implements BodySink {
       refusal = { code: "ERR_PAYLOAD_TOO_LARGE", detail: `The request body (Content-Length ${declaredLength}) is larger than ${parts.limits.maxBodyBytes} bytes.` };
     }
     // The body starts flowing while the key and the rate limit are checked; it is only validated once both pass.
-    if (refusal === undefined && encoding.ok) this.reader = new BodyReader(parts.limits, parts.budget, encoding.value === "gzip", declaredLength);
+    if (refusal === undefined && encoding.ok) this.reader = new BodyReader(parts.limits, parts.budget, this.client, encoding.value === "gzip");
     const options = query.ok ? query.value : {};
     this.response = this.answer(admission, refusal, options).catch((error: unknown) => {
       this.reader?.release();
@@ -168,11 +189,11 @@ class ValidateExchange implements BodySink {
   }
 
   abort(): void {
-    this.aborted = true;
+    this.cancellation.abort();
     this.reader?.abort();
   }
 
-  private async answer(admission: ReturnType<AccessControl["admit"]>, refusal: Refusal | undefined, options: ValidateOptions): Promise<OutgoingResponse> {
+  private async answer(admission: Promise<AccessDecision>, refusal: Refusal | undefined, options: ValidateOptions): Promise<OutgoingResponse> {
     const problems = this.handler.problems;
     const decision = await admission;
     if (!decision.ok && decision.code === "ERR_INVALID_API_KEY") {
@@ -195,28 +216,47 @@ class ValidateExchange implements BodySink {
     if (refusal !== undefined) return this.finish(problems.problem(refusal.code, { detail: refusal.detail, headers: rateHeaders }), refusal.code);
 
     const body = await this.reader!.result;
-    if (this.aborted) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
+    if (this.cancellation.signal.aborted) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
     if (!body.ok) {
       const atCapacity = body.code === "ERR_RATE_LIMITED";
       const headers = atCapacity ? [...rateHeaders, "Retry-After", String(RETRY_AFTER_SECONDS.atCapacity)] : rateHeaders;
-      const resolution = atCapacity ? AT_CAPACITY_RESOLUTION : undefined;
-      return this.finish(problems.problem(body.code, { detail: body.detail, resolution, headers }), body.code);
+      const resolution = body.tooSlow ? TOO_SLOW_RESOLUTION : atCapacity ? AT_CAPACITY_RESOLUTION : undefined;
+      const response = problems.problem(body.code, { detail: body.detail, resolution, headers });
+      return this.finish(body.tooSlow ? { ...response, closeConnection: true } : response, body.code);
     }
     const sizeBytes = body.bytes.byteLength;
     let answer: ValidationAnswer;
     try {
-      answer = await this.parts.validate(body.bytes, options);
+      answer = await this.parts.validate(body.bytes, options, this.cancellation.signal);
     } finally {
       this.reader!.release();
     }
     const level = options.level ?? "schema";
-    if (answer.kind === "report") return this.finish(jsonResponse(200, answer.json, rateHeaders), answer.valid ? "valid" : "invalid", answer.model, sizeBytes, level);
+    if (answer.kind === "report") return this.finish(this.heldUntilSent(jsonResponse(200, answer.json, rateHeaders)), answer.valid ? "valid" : "invalid", answer.model, sizeBytes, level);
+    if (answer.kind === "cancelled") return this.finish(problems.problem("ERR_INTERNAL"), "aborted", "none", sizeBytes, level);
+    if (answer.kind === "over-budget") {
+      const detail =
+        answer.resource === "time"
+          ? `Validating this document took longer than the service allows (${this.parts.limits.validationTimeoutMs} ms).`
+          : "Validating this document needed more memory than the service allows.";
+      return this.finish(problems.problem("ERR_PAYLOAD_TOO_LARGE", { detail, resolution: OVER_BUDGET_RESOLUTION, headers: rateHeaders }), "ERR_PAYLOAD_TOO_LARGE", "none", sizeBytes, level);
+    }
     if (answer.kind === "body-error") {
       const { code, detail, resolution } = answer.error;
       return this.finish(problems.problem(code, { detail, resolution, headers: rateHeaders }), code, "none", sizeBytes, level);
     }
     const internal = this.handler.internalError({ error: answer.errorName, stack: answer.stack });
     return this.finish({ ...internal, headers: [...internal.headers, ...rateHeaders] }, "ERR_INTERNAL", "none", sizeBytes, level);
+  }
+
+  /**
+   * A report is counted against the memory budget (and the client's share) until it has left: a client that does not
+   * read its answers holds its own share, not the whole service. It is always admitted: the work is already done.
+   */
+  private heldUntilSent(response: OutgoingResponse): OutgoingResponse {
+    const bytes = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength;
+    this.parts.budget.tryReserve(this.client, bytes, true);
+    return { ...response, onSettled: () => this.parts.budget.release(this.client, bytes) };
   }
 
   private finish(response: OutgoingResponse, outcome: string, model = "none", sizeBytes = 0, level: RequestSample["level"] = "none"): OutgoingResponse {

@@ -53,3 +53,23 @@ export function clientAddress(peer: string, forwardedFor: string, trustedProxyHo
   if (hops.length === 0) return peer;
   return hops[Math.max(0, hops.length - trustedProxyHops)]!;
 }
+
+/**
+ * uWebSockets.js closes, unanswered, a connection whose request head has more header fields than this; node:http is held
+ * to the same (it would otherwise drop fields silently past its count, an Authorization header among them).
+ */
+export const MAX_HEADER_FIELDS = 48;
+
+/**
+ * Why the body of a request cannot be delimited unambiguously, or undefined. Both transports would otherwise differ (one
+ * frames by the first of two Content-Length headers) or ignore a coding they do not apply (Transfer-Encoding: gzip).
+ */
+export function framingProblem(contentLengths: readonly string[], transferEncodings: readonly string[]): string | undefined {
+  if (contentLengths.length > 1) return "The request has more than one Content-Length header.";
+  if (transferEncodings.length === 0) return undefined;
+  if (transferEncodings.length > 1 || transferEncodings[0]!.trim().toLowerCase() !== "chunked") {
+    return `Transfer-Encoding ${quote(transferEncodings.join(", "))} is not supported: send chunked or a Content-Length.`;
+  }
+  if (contentLengths.length > 0) return "The request has both Content-Length and Transfer-Encoding.";
+  return undefined;
+}

@@ -14,7 +14,7 @@ import type { ServiceConfig } from "./config.js";
 import { ServiceHandler } from "./handler.js";
 import { log } from "./log.js";
 import { buildStaticResponses } from "./static-content.js";
-import type { TransportServer } from "./transport.js";
+import type { RequestHandler, TransportServer } from "./transport.js";
 import { ValidationPool } from "./validation-pool.js";
 
 export interface RunningService {
@@ -29,7 +29,16 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   // Loads the semantic rule catalog now rather than on the first request.
   resolveOptions({ level: "full" });
   const backends = createAccessBackends(config);
-  const pool = await ValidationPool.start(config.workers, (detail) => log("error", "worker-failure", { detail }));
+  const pool = await ValidationPool.start(
+    {
+      workers: config.workers,
+      timeoutMs: config.validationTimeoutMs,
+      workerHeapMb: config.workerHeapMb,
+      smallBodyBytes: config.smallBodyBytes,
+      smallLaneWorkers: config.smallLaneWorkers,
+    },
+    (detail) => log("error", "worker-failure", { detail }),
+  );
   // Optional aggregate telemetry, on its own listener so it never shares a port or rate limits with the public API.
   const metrics: Metrics | undefined = config.metricsPort === undefined ? undefined : createMetrics();
   const metricsServer: MetricsServer | undefined = metrics === undefined ? undefined : await startMetricsServer(metrics, config.metricsPort!, config.host);
@@ -37,13 +46,17 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
   // The public base URL may depend on the port actually bound (PORT=0), so the handler is created once it is known;
   // it is assigned in the same tick as `listen` completes, before any connection can be served.
   let handler: ServiceHandler | undefined;
-  const lateHandler = { begin: (head: Parameters<ServiceHandler["begin"]>[0]) => handler!.begin(head) };
-  const transport: TransportServer = config.transport === "uws" ? new UwsServer(lateHandler) : new NodeHttpServer(lateHandler);
+  const lateHandler: RequestHandler = { begin: (head) => handler!.begin(head), unparsable: () => handler!.unparsable() };
+  const connectionLimits = { maxConnections: config.maxConnections, responseStallMs: config.responseStallMs };
+  const transport: TransportServer = config.transport === "uws" ? new UwsServer(lateHandler, connectionLimits) : new NodeHttpServer(lateHandler, connectionLimits);
   const port = await transport.listen(config.host, config.port);
   const baseUrl = config.publicBaseUrl ?? `http://localhost:${port}`;
   const limits = {
     maxBodyBytes: config.maxBodyBytes,
     maxDecompressedBytes: config.maxDecompressedBytes,
+    minBodyBytesPerSecond: config.minBodyBytesPerSecond,
+    bodyRateWindowMs: config.bodyRateWindowMs,
+    validationTimeoutMs: config.validationTimeoutMs,
     anonymous: config.anonymousLimits,
     key: config.keyLimits,
   };
@@ -51,10 +64,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     baseUrl,
     staticResponses: buildStaticResponses(baseUrl, limits),
     access: new AccessControl({ ...backends, anonymousLimits: config.anonymousLimits, keyLimits: config.keyLimits }),
-    validate: (bytes, options) => pool.validate(bytes, options),
+    validate: (bytes, options, signal) => pool.validate(bytes, options, signal),
     ready: () => backends.ready(),
     limits,
-    budget: new MemoryBudget(config.maxInflightBodyBytes),
+    budget: new MemoryBudget(config.maxInflightBodyBytes, config.maxClientInflightBytes),
     trustedProxyHops: config.trustedProxyHops,
     ...(metrics === undefined ? {} : { observe: (sample) => metrics.observe(sample) }),
   });
@@ -64,6 +77,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     baseUrl,
     transport: transport.description,
     workers: config.workers,
+    maxConnections: config.maxConnections,
     access: backends.description,
     ...(metricsServer === undefined ? {} : { metricsPort: metricsServer.port }),
   });

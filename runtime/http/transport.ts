@@ -10,6 +10,8 @@ export interface RequestHead {
   query: string;
   /** Lower-case name; "" when absent. Valid only during the synchronous call to `begin`. */
   header(name: string): string;
+  /** Every value of the header, in order, including empty ones ([] when absent). Valid only during `begin`. */
+  headerValues(name: string): string[];
   /** The peer address of the connection. Valid only during the synchronous call to `begin`. */
   remoteAddress(): string;
 }
@@ -19,6 +21,10 @@ export interface OutgoingResponse {
   /** Flat list: name, value, name, value, … */
   headers: readonly string[];
   body: string | Uint8Array;
+  /** Closes the connection after the answer (the request's framing or pace cannot be trusted for another). */
+  closeConnection?: boolean;
+  /** Called once the answer has been written out or its connection has closed (releases what the answer held). */
+  onSettled?: () => void;
 }
 
 export interface BodySink {
@@ -34,6 +40,19 @@ export type Exchange = { kind: "respond"; response: OutgoingResponse } | { kind:
 
 export interface RequestHandler {
   begin(head: RequestHead): Exchange;
+  /** The answer to a request the transport's own parser rejected (its framing is ambiguous); the connection then closes. */
+  unparsable(): OutgoingResponse;
+}
+
+export interface ConnectionLimits {
+  /** Open client connections at most; past it new connections are refused, so descriptors never run out. */
+  maxConnections: number;
+  /** A connection whose reader takes no bytes of an answer for this long is closed (the answer is dropped). */
+  responseStallMs: number;
+}
+
+export function bodyBytes(body: string | Uint8Array): Uint8Array {
+  return typeof body === "string" ? Buffer.from(body) : body;
 }
 
 export interface TransportServer {

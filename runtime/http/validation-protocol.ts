@@ -13,6 +13,10 @@ export type ValidationAnswer =
   | { kind: "report"; json: string; model: string; valid: boolean }
   | { kind: "body-error"; error: BodyError }
   /** Parameters are checked before the body is read, so this means a defect; it is answered as ERR_INTERNAL. */
-  | { kind: "internal"; errorName: string; stack: string };
+  | { kind: "internal"; errorName: string; stack: string }
+  /** The validation ran past its time limit or its worker's heap limit; the worker was replaced. */
+  | { kind: "over-budget"; resource: "time" | "memory" }
+  /** The client went away before an answer; nothing is sent. */
+  | { kind: "cancelled" };
 
 export type WorkerMessage = { id: number; answer: ValidationAnswer } | { ready: true };

@@ -79,4 +79,34 @@ describe("FileKeyStore", () => {
     writeFileSync(path, "{ not json");
     await expect(store.get("0123456789abcdef")).rejects.toBeInstanceOf(AccessServiceUnavailable);
   });
+
+  it.each([
+    ["a null record", { keys: [null] }],
+    ["a record whose sha256 is null", { keys: [{ id: "0123456789abcdef", sha256: null, label: "", createdAt: "2026-01-01T00:00:00.000Z" }] }],
+    ["a record whose sha256 is a number", { keys: [{ id: "0123456789abcdef", sha256: 1, label: "", createdAt: "2026-01-01T00:00:00.000Z" }] }],
+    ["a record without sha256", { keys: [{ id: "0123456789abcdef", label: "", createdAt: "2026-01-01T00:00:00.000Z" }] }],
+    ["a record whose revokedAt is a number", { keys: [{ id: "0123456789abcdef", sha256: "a".repeat(64), label: "", createdAt: "x", revokedAt: 5 }] }],
+  ])("reports a file with %s as unavailable, for every key", async (_, content) => {
+    const path = tempFile();
+    const store = new FileKeyStore(path, 0);
+    const { record } = createApiKey("good");
+    await store.add(record);
+    const good = JSON.parse(readFileSync(path, "utf8")) as { keys: unknown[] };
+    writeFileSync(path, JSON.stringify({ keys: [...good.keys, ...content.keys] }));
+    await expect(store.get(record.id)).rejects.toBeInstanceOf(AccessServiceUnavailable);
+    await expect(store.get("0123456789abcdef")).rejects.toBeInstanceOf(AccessServiceUnavailable);
+  });
+
+  it("is an empty store while the file has never existed, and unavailable once a file it has seen disappears", async () => {
+    const path = tempFile();
+    const store = new FileKeyStore(path, 0);
+    expect(await store.get("0123456789abcdef")).toBeUndefined();
+    const { record } = createApiKey("kept");
+    await new FileKeyStore(path).add(record);
+    expect(await store.get(record.id)).toEqual(record);
+    unlinkSync(path);
+    await expect(store.get(record.id)).rejects.toBeInstanceOf(AccessServiceUnavailable);
+    writeFileSync(path, JSON.stringify({ keys: [record] }));
+    expect(await store.get(record.id)).toEqual(record);
+  });
 });

@@ -43,24 +43,40 @@ describe.each(TRANSPORTS)("optional backends over %s", (transport) => {
 });
 
 describe.each(TRANSPORTS)("in-flight memory budget over %s", (transport) => {
-  it("answers 429 ERR_RATE_LIMITED with Retry-After while the budget is held, and serves again once it is released", async () => {
-    const service = await startService(transport, { MAX_INFLIGHT_BODY_BYTES: String(VALID_CATALOG.length * 2) });
+  const budget = VALID_CATALOG.length * 4;
+
+  it("answers 429 ERR_RATE_LIMITED with Retry-After while the bytes received fill the budget, and serves again once they are released", async () => {
+    const service = await startService(transport, { MAX_INFLIGHT_BODY_BYTES: String(budget), MAX_CLIENT_INFLIGHT_BYTES: String(budget) });
     try {
       const holder = await openSocket(service.port);
       const held = readResponse(holder);
-      holder.write(requestHead(VALIDATE, { "Content-Type": "application/json", "Content-Length": VALID_CATALOG.length * 2 - 10 }));
-      holder.write(VALID_CATALOG.slice(0, 20));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      holder.write(requestHead(VALIDATE, { "Content-Type": "application/json", "Content-Length": budget - 10 }));
+      holder.write(" ".repeat(budget - 20));
+      await new Promise((resolve) => setTimeout(resolve, 200));
 
       const refused = await post(service.url(VALIDATE), VALID_CATALOG);
       expect(refused.status).toBe(429);
       expect(refused.headers.get("retry-after")).toBe("1");
       expect(await refused.json()).toMatchObject({ code: "ERR_RATE_LIMITED", status: 429 });
 
-      holder.write(" ".repeat(VALID_CATALOG.length * 2 - 30));
+      holder.write(" ".repeat(10));
       expect((await held).status).toBe(400);
       holder.destroy();
       expect((await post(service.url(VALIDATE), VALID_CATALOG)).status).toBe(200);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  });
+
+  it("holds nothing for a declared Content-Length whose bytes have not arrived", async () => {
+    const service = await startService(transport, { MAX_INFLIGHT_BODY_BYTES: String(budget), MAX_CLIENT_INFLIGHT_BYTES: String(budget) });
+    try {
+      const holder = await openSocket(service.port);
+      holder.write(requestHead(VALIDATE, { "Content-Type": "application/json", "Content-Length": budget - 10 }));
+      holder.write("{");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await post(service.url(VALIDATE), VALID_CATALOG)).status).toBe(200);
+      holder.destroy();
     } finally {
       expect(await service.stop()).toBe(0);
     }

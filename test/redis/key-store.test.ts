@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ApiKeyRecord } from "../../runtime/access/contracts.js";
+import { AccessServiceUnavailable, type ApiKeyRecord } from "../../runtime/access/contracts.js";
 import { createRedisAccess } from "../../runtime/access/redis-access.js";
 import { deleteKeysWithPrefix, SHARED_REDIS_URL, uniqueKeyPrefix } from "./redis-fixtures.js";
 
@@ -69,6 +69,20 @@ describe("Redis key store", () => {
     } finally {
       await raw.quit();
       await listing.close();
+    }
+  });
+
+  it("reports a malformed stored record as unavailable rather than as an unknown key", async () => {
+    const raw = new Redis(SHARED_REDIS_URL);
+    try {
+      await raw.hset(`${keyPrefix}apikey:broken`, { id: "broken", sha256: "not-a-hash", label: "", createdAt: "2026-01-01T00:00:00.000Z" });
+      await raw.hset(`${keyPrefix}apikey:partial`, { id: "partial", label: "" });
+      await expect(store.get("broken")).rejects.toBeInstanceOf(AccessServiceUnavailable);
+      await expect(store.get("partial")).rejects.toBeInstanceOf(AccessServiceUnavailable);
+      expect(await store.get("absent")).toBeUndefined();
+    } finally {
+      await raw.del(`${keyPrefix}apikey:broken`, `${keyPrefix}apikey:partial`);
+      await raw.quit();
     }
   });
 

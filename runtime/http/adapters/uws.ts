@@ -1,10 +1,15 @@
 // The uWebSockets.js adapter. The package silently falls back to a slow JavaScript implementation when its native
 // binary does not load; `description` says which one runs. Rules of uWS honoured here: onAborted is registered before
 // any asynchronous step, `res` is never touched after an abort, and writes are corked. onData chunks are handed over
-// as views: the sink copies what it keeps before the callback returns, as the transport contract says.
+// as views: the sink copies what it keeps before the callback returns, as the transport contract says. Answers are
+// written with tryEnd/onWritable, so uWS never buffers more than the socket takes (a client pipelining requests while
+// ignoring the answers would otherwise make it buffer them all); a reader that takes nothing for the stall limit is
+// disconnected.
+import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Uws from "@trufflesuite/uws-js-unofficial";
-import { STATUS_TEXT, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+import { log } from "../log.js";
+import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
 const require = createRequire(import.meta.url);
 
@@ -16,17 +21,58 @@ function loadUws(): { uws: typeof Uws; native: boolean } {
 
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]));
 
-/** A response to HEAD has the headers of the full response, Content-Length included, and no body. */
-function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse, head: boolean): void {
+/** How often the descriptor count is checked against the connection cap. */
+const CONNECTION_CHECK_MS = 100;
+/** Accepting resumes once the connections have fallen this far below the cap (so it does not flap at the edge). */
+const RESUME_FRACTION = 0.9;
+
+interface ResponseState {
+  aborted: boolean;
+  /** Set while a streamed answer is in progress: called on abort so it can release what it holds. */
+  onAbort?: () => void;
+}
+
+/** A response to HEAD has the headers of the full response, Content-Length included, and no body. Must run corked. */
+function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse, head: boolean, state: ResponseState, stallMs: number): void {
   res.writeStatus(STATUS_LINES.get(response.status) ?? String(response.status));
   const headers = response.headers;
   for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+  const body = bodyBytes(response.body);
   if (head) {
     // endWithoutBody(length) of this build never completes the response (uWS then aborts the process): state the
     // length as a header instead.
-    res.writeHeader("Content-Length", String(typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength));
+    res.writeHeader("Content-Length", String(body.byteLength));
     res.endWithoutBody();
-  } else res.end(response.body);
+  } else if (response.closeConnection) res.end(body, true);
+  else return streamBody(res, body, state, stallMs, response.onSettled);
+  response.onSettled?.();
+}
+
+/** The uWS streaming pattern: tryEnd what the socket takes, resume from the write offset when it is writable again. */
+function streamBody(res: Uws.HttpResponse, body: Uint8Array, state: ResponseState, stallMs: number, onSettled: (() => void) | undefined): void {
+  let stall: NodeJS.Timeout | undefined;
+  const settle = (): void => {
+    clearTimeout(stall);
+    state.onAbort = undefined;
+    onSettled?.();
+  };
+  const armStall = (): void => {
+    clearTimeout(stall);
+    stall = setTimeout(() => {
+      if (!state.aborted) res.close();
+    }, stallMs).unref();
+  };
+  const start = res.getWriteOffset();
+  const [ok, done] = res.tryEnd(body, body.byteLength);
+  if (ok || done) return settle();
+  state.onAbort = settle;
+  armStall();
+  res.onWritable((offset) => {
+    const [written, finished] = res.tryEnd(body.subarray(offset - start), body.byteLength);
+    if (finished) settle();
+    else armStall();
+    return written;
+  });
 }
 
 const textDecoder = new TextDecoder();
@@ -36,8 +82,16 @@ export class UwsServer implements TransportServer {
   private readonly uws: typeof Uws;
   private readonly app: Uws.TemplatedApp;
   private listenSocket: Uws.us_listen_socket | undefined;
+  private address: { host: string; port: number } | undefined;
+  private stopped = false;
+  private connectionCheck: NodeJS.Timeout | undefined;
+  /** Descriptors open before the first connection (workers, Redis, files): the rest are client connections. */
+  private baseDescriptors = 0;
 
-  constructor(handler: RequestHandler) {
+  constructor(
+    handler: RequestHandler,
+    private readonly limits: ConnectionLimits,
+  ) {
     const { uws, native } = loadUws();
     this.uws = uws;
     this.description = native ? "uWebSockets.js (native)" : "uWebSockets.js JavaScript fallback (native binary did not load; performance is degraded)";
@@ -46,21 +100,31 @@ export class UwsServer implements TransportServer {
       const head = req.getCaseSensitiveMethod() === "HEAD";
       // uWS calls onData only when a body follows the head.
       const expectsBody = req.getHeader("transfer-encoding") !== "" || (contentLength !== "" && contentLength !== "0");
+      let fields: [string, string][] | undefined;
       const exchange = handler.begin({
         method: req.getCaseSensitiveMethod(),
         path: req.getUrl(),
         query: req.getQuery() ?? "",
         header: (name) => req.getHeader(name),
+        headerValues: (name) => {
+          if (fields === undefined) {
+            const collected: [string, string][] = [];
+            req.forEach((key, value) => collected.push([key, value]));
+            fields = collected;
+          }
+          return fields.filter(([key]) => key === name).map(([, value]) => value);
+        },
         remoteAddress: () => textDecoder.decode(res.getRemoteAddressAsText()),
       });
+      const state: ResponseState = { aborted: false };
       if (exchange.kind === "respond") {
-        writeResponse(res, exchange.response, head);
+        writeResponse(res, exchange.response, head, state, limits.responseStallMs);
+        if (state.onAbort !== undefined) res.onAborted(() => aborted(state));
         return;
       }
       const sink = exchange.sink;
-      let aborted = false;
       res.onAborted(() => {
-        aborted = true;
+        aborted(state);
         sink.abort();
       });
       if (!expectsBody) sink.end();
@@ -73,7 +137,8 @@ export class UwsServer implements TransportServer {
       // An answer given before the whole body arrived (a 413, a refused key) keeps the connection: uWS discards the
       // rest of the body without buffering it, and closing instead would reset the connection under the answer.
       sink.response.then((response) => {
-        if (!aborted) res.cork(() => writeResponse(res, response, head));
+        if (state.aborted) return response.onSettled?.();
+        res.cork(() => writeResponse(res, response, head, state, limits.responseStallMs));
       });
     });
   }
@@ -83,18 +148,73 @@ export class UwsServer implements TransportServer {
       this.app.listen(host, port, (socket) => {
         if (socket === false) return reject(new Error(`Cannot listen on ${host}:${port}`));
         this.listenSocket = socket;
-        resolve(this.uws.us_socket_local_port(socket as unknown as Uws.us_socket));
+        const bound = this.uws.us_socket_local_port(socket as unknown as Uws.us_socket);
+        this.address = { host, port: bound };
+        this.watchConnections();
+        resolve(bound);
       });
     });
   }
 
   stopAccepting(): void {
-    if (this.listenSocket !== undefined) this.uws.us_listen_socket_close(this.listenSocket);
-    this.listenSocket = undefined;
+    this.stopped = true;
+    clearInterval(this.connectionCheck);
+    this.closeListener();
   }
 
   close(): Promise<void> {
     this.stopAccepting();
     return Promise.resolve();
+  }
+
+  private closeListener(): void {
+    if (this.listenSocket !== undefined) this.uws.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+  }
+
+  /**
+   * uWS has no connection count and, with descriptors exhausted, spins on a listener it cannot accept from. So the
+   * process's open descriptors are counted (Linux) and the listener is closed while client connections are at the cap,
+   * and reopened on the same port once they have fallen below it. Meanwhile new connections are refused, as node:http
+   * refuses them past its maxConnections.
+   */
+  private watchConnections(): void {
+    const count = openDescriptors();
+    if (count === undefined) return;
+    this.baseDescriptors = count;
+    this.connectionCheck = setInterval(() => {
+      const connections = (openDescriptors() ?? 0) - this.baseDescriptors;
+      if (this.listenSocket !== undefined && connections >= this.limits.maxConnections) {
+        log("warn", "connection-cap-reached", { connections, maxConnections: this.limits.maxConnections });
+        this.closeListener();
+      } else if (this.listenSocket === undefined && !this.stopped && connections < this.limits.maxConnections * RESUME_FRACTION) {
+        const { host, port } = this.address!;
+        this.app.listen(host, port, (socket) => {
+          if (socket === false || this.stopped) {
+            if (socket !== false) this.uws.us_listen_socket_close(socket);
+            return;
+          }
+          this.listenSocket = socket;
+          log("info", "accepting-again", { connections });
+        });
+      }
+    }, CONNECTION_CHECK_MS).unref();
+  }
+}
+
+function aborted(state: ResponseState): void {
+  state.aborted = true;
+  state.onAbort?.();
+}
+
+/**
+ * Open descriptors of this process, or undefined where /proc is not available. Linux 6.2 and later report the count as
+ * the size of /proc/self/fd (microseconds); listing the directory instead takes about 20 ms at 19,000 descriptors.
+ */
+function openDescriptors(): number | undefined {
+  try {
+    return statSync("/proc/self/fd").size || readdirSync("/proc/self/fd").length;
+  } catch {
+    return undefined;
   }
 }

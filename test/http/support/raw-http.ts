@@ -59,3 +59,32 @@ export function writeQuietly(socket: Socket, data: string | Uint8Array): Promise
     socket.once("error", () => resolve());
   });
 }
+
+/** Sends `raw` on a new connection; resolves with the first response, or undefined when none comes (closed or not in time). */
+export async function exchangeRaw(port: number, raw: string | Uint8Array, timeoutMs = 5_000): Promise<RawResponse | undefined> {
+  const socket = await openSocket(port);
+  socket.on("error", () => undefined);
+  const response = readResponse(socket, timeoutMs).catch((error: Error) => {
+    if (/socket closed before a complete response \(0 bytes|no response in time/.test(error.message)) return undefined;
+    throw error;
+  });
+  await writeQuietly(socket, raw);
+  try {
+    return await response;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Resolves with the milliseconds until the server closes the connection, or rejects after `timeoutMs`. */
+export function closedWithin(socket: Socket, timeoutMs: number): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    if (socket.destroyed) return resolve(0);
+    const timer = setTimeout(() => reject(new Error(`connection still open after ${timeoutMs} ms`)), timeoutMs);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      resolve(performance.now() - started);
+    });
+  });
+}

@@ -20,8 +20,18 @@ export interface TestService {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startService(transport: TransportName, env: Record<string, string> = {}): Promise<TestService> {
-  const child = spawn(process.execPath, [join(repoRoot, "dist/runtime/http/main.js")], {
+export interface StartOptions {
+  /** Runs the service under this open-file limit (`ulimit -n`), as a shell sets it. */
+  openFileLimit?: number;
+}
+
+export async function startService(transport: TransportName, env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestService> {
+  const main = join(repoRoot, "dist/runtime/http/main.js");
+  const [command, args] =
+    options.openFileLimit === undefined
+      ? [process.execPath, [main]]
+      : ["/bin/sh", ["-c", `ulimit -n ${options.openFileLimit} && exec "$0" "$1"`, process.execPath, main]];
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
       ...process.env,
