@@ -74,6 +74,11 @@ function js(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Pushes a segment on the generated walk's path stack, clearing the cached path node of that depth (see SemanticRun). */
+function pushPath(segment: string): string {
+  return `P[PL] = ${segment}; M[PL++] = undefined; `;
+}
+
 function nodeName(type: NodeType): string {
   return type.kind === "flag" ? `@${type.def.name}` : type.def.name;
 }
@@ -174,7 +179,7 @@ export class Codegen {
     { c, i, y }: LoopNames = { c: this.fresh("c"), i: this.fresh("i"), y: this.fresh("y") },
   ): string {
     const guard = this.itemGuard(inst.def, y);
-    const push = (seg: string) => (mode.path ? `P[PL++] = ${seg}; ` : "");
+    const push = (seg: string) => (mode.path ? pushPath(seg) : "");
     const pop = mode.path ? " PL--;" : "";
     const arrayLoop = `for (let ${i} = 0; ${i} < ${c}.length; ${i}++) { const ${y} = ${c}[${i}]; ${push(i)}if (${guard}) { ${body(y, c, i)} }${pop} }`;
     const single = `{ const ${y} = ${c}; if (${guard}) { ${body(y, parent, js(inst.jsonName))} } }`;
@@ -226,7 +231,7 @@ export class Codegen {
         const f = this.fresh("f");
         const owner = ref.type.def;
         const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}` };
-        const push = mode.path ? `P[PL++] = ${js(inst.jsonName)}; ` : "";
+        const push = mode.path ? pushPath(js(inst.jsonName)) : "";
         const pop = mode.path ? " PL--;" : "";
         return `{ const ${f} = ${ref.v}${this.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${push}${filtered(next)}${pop} } }`;
       }
@@ -506,9 +511,9 @@ export class Codegen {
           if (!sites) this.avSites.set(site, (sites = new Set()));
           sites.add(c);
           const v = this.fresh("v");
-          if (this.multiSites.has(site)) return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined) AVU(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}); }`;
+          if (this.multiSites.has(site)) return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined) R.allowed(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}, PL); }`;
           if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
-          return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined && !${set}.has(String(${v}))) REPORT(${rule}, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${id}]"); }`;
+          return `{ const ${v} = ${this.atomOf(node)}; if (${v} !== undefined && !${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${id}]"); }`;
         });
       }
       case "matches": {
@@ -517,21 +522,21 @@ export class Codegen {
         if (c.datatype !== undefined) checks.push(`!${this.regex(datatypePattern(c.datatype), c.key)}.test(s)`);
         const expected = [c.regex ? `the pattern ${c.regex}` : "", c.datatype ? `the ${c.datatype} datatype` : ""].filter(Boolean).join(" and ");
         return perNode((node) =>
-          `{ const v = ${this.atomOf(node)}; if (v !== undefined) { const s = String(v); if (${checks.join(" || ")}) REPORT(${rule}, "Value " + EX(s) + " of ${node.label} does not match ${expected.replace(/"/g, '\\"')} [${id}]"); } }`,
+          `{ const v = ${this.atomOf(node)}; if (v !== undefined) { const s = String(v); if (${checks.join(" || ")}) R.report(${rule}, PL, "Value " + EX(s) + " of ${node.label} does not match ${expected.replace(/"/g, '\\"')} [${id}]"); } }`,
         );
       }
       case "expect": {
         const test = parseMetapath(c.test!);
         const message = c.message ?? `Expected ${c.test} to hold`;
-        return perNode((node) => `if (!(${this.compileBoolean(test, node)})) REPORT(${rule}, ${js(`${message} (${node.label}) [${id}]`)});`);
+        return perNode((node) => `if (!(${this.compileBoolean(test, node)})) R.report(${rule}, PL, ${js(`${message} (${node.label}) [${id}]`)});`);
       }
       case "has-cardinality": {
         // Reports at the context after counting, so it stays one block rather than joining a shared loop.
         const counter = this.state(`C${rule}`, "0");
         const counting = this.emitTarget(target, ref, { path: false }, () => `${counter}++;`);
         const checks: string[] = [];
-        if (c.minOccurs !== undefined) checks.push(`if (${counter} < ${c.minOccurs}) REPORT(${rule}, "Expected at least ${c.minOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
-        if (c.maxOccurs !== undefined) checks.push(`if (${counter} > ${c.maxOccurs}) REPORT(${rule}, "Expected at most ${c.maxOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
+        if (c.minOccurs !== undefined) checks.push(`if (${counter} < ${c.minOccurs}) R.report(${rule}, PL, "Expected at least ${c.minOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
+        if (c.maxOccurs !== undefined) checks.push(`if (${counter} > ${c.maxOccurs}) R.report(${rule}, PL, "Expected at most ${c.maxOccurs} of ${c.target.replace(/"/g, "'")} in ${ref.label}, found " + ${counter} + " [${id}]");`);
         return { reset: "", segments: [{ kind: "code", code: `${counter} = 0;\n${counting}\n${checks.join("\n")}` }], writes: undefined };
       }
       case "is-unique": {
@@ -539,7 +544,7 @@ export class Codegen {
         const fields = c.keyFields.map((k) => k.target).join(", ");
         return perNode(
           (node) =>
-            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${seen} === null) ${seen} = new Set(); if (${seen}.has(k)) REPORT(${rule}, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${id}]"); else ${seen}.add(k); } }`,
+            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${seen} === null) ${seen} = new Set(); if (${seen}.has(k)) R.report(${rule}, PL, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${id}]"); else ${seen}.add(k); } }`,
           `${seen} = null;`,
           seen,
         );
@@ -549,7 +554,7 @@ export class Codegen {
         const fields = c.keyFields.map((k) => k.target).join(", ");
         return perNode(
           (node) =>
-            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${index}.has(k)) REPORT(${rule}, "Duplicate key (${fields}) " + EX(k) + " in index ${c.indexName} [${id}]"); else ${index}.add(k); } }`,
+            `{ const k = ${this.keyExpression(c, node)}; if (k !== null) { if (${index}.has(k)) R.report(${rule}, PL, "Duplicate key (${fields}) " + EX(k) + " in index ${c.indexName} [${id}]"); else ${index}.add(k); } }`,
           "",
           index,
         );
@@ -559,7 +564,7 @@ export class Codegen {
         const fields = c.keyFields.map((k) => k.target).join(", ");
         return perNode((node) => {
           const label = `${node.label} (${fields}) refers to a key missing from index ${c.indexName}:`;
-          return `{ const ks = ${this.keyExpressions(c, node)}; for (let j = 0; j < ks.length; j++) REF(${rule}, ${index}, ks[j], ${js(label)}); }`;
+          return `{ const ks = ${this.keyExpressions(c, node)}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${js(label)}); }`;
         });
       }
     }
@@ -659,14 +664,14 @@ export class Codegen {
       if (units.length > 0) this.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
       const read = this.member(def, flag.jsonName);
       this.reader = "the document walk";
-      lines.push(`{ const f = x${read}; if (isAtom(f)) { P[PL++] = ${js(flag.jsonName)};\n${body}\n${ownChecks}\nPL--; } }`);
+      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${pushPath(js(flag.jsonName))}\n${body}\n${ownChecks}\nPL--; } }`);
     }
     if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
       const text = def.valueKey === null ? "x" : `x${this.member(def, def.valueKey)}`;
-      lines.push(`if (PARAM_IDS !== null) { ${def.valueKey === null ? "" : `P[PL++] = ${js(def.valueKey)}; `}INSERTS(${text}, ${this.own.insertParam});${def.valueKey === null ? "" : " PL--;"} }`);
+      lines.push(`if (R.paramIds !== null) { ${def.valueKey === null ? "" : pushPath(js(def.valueKey))}R.insertions(${text}, ${this.own.insertParam}, PL);${def.valueKey === null ? "" : " PL--;"} }`);
     }
     if (def.kind === "assembly") {
-      if (def.name === "parameter" && this.own) lines.push(`if (PARAM_IDS !== null) { const id = x${this.member(def, "id")}; if (typeof id === "string") PARAM_IDS.add(id); }`);
+      if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${this.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
       for (const inst of def.children) {
         if (!this.subtreeHasWork(inst.def)) continue;
         const visit = this.visitFunction(inst.def);
@@ -708,14 +713,14 @@ export class Codegen {
   private ownFlagChecks(flagName: string, def: FlagDef, owner: AssemblyDef | FieldDef): string {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
-      return `if (A[${this.own.uuidUnique}] === 1) { if (UUIDS.has(f)) REPORT(${this.own.uuidUnique}, "UUID " + EX(f) + " is declared more than once in the document"); else UUIDS.add(f); }
-IDS.add(String(f));`;
+      return `if (A[${this.own.uuidUnique}] === 1) { if (R.uuids.has(f)) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document"); else R.uuids.add(f); }
+R.ids.add(String(f));`;
     }
-    if (flagName === "id") return "IDS.add(String(f));";
+    if (flagName === "id") return "R.ids.add(String(f));";
     // A profile import's "#uuid" is checked by the more specific profile-import rule.
     if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
       // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk.
-      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!IDS.has(fragment)) HREFS.push(fragment, P.slice(0, PL)); }`;
+      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!R.ids.has(fragment)) R.link(fragment, PL); }`;
     }
     return "";
   }
