@@ -90,24 +90,37 @@ function listText(values: readonly string[]): string {
 
 /**
  * A node of the document named by a path, interned in a trie so that a path is built once however many findings,
- * references or links share it: a finding costs O(1) at any depth, and its JSON Pointer is the parent's plus one
- * segment (V8 keeps the concatenation as a rope rather than copying the prefix).
+ * references or links share it: recording a node costs O(1) at any depth. Its JSON Pointer is made only for a node
+ * that ends up in a finding, as the parent's plus one segment (V8 keeps the concatenation as a rope).
  */
 export class PathNode {
-  readonly pointer: string;
+  private text: string | null = null;
   children: Map<Segment, PathNode> | null = null;
   findings: Finding[] | null = null;
+  /** Set once some finding is at this node or below it: ordering visits only those nodes. */
+  holdsFindings = false;
   constructor(
     readonly up: PathNode | null,
     readonly segment: Segment,
-  ) {
-    this.pointer = (up === null ? "" : up.pointer) + "/" + escapeSegment(segment);
-  }
+  ) {}
+
   child(segment: Segment): PathNode {
     if (this.children === null) this.children = new Map();
     let node = this.children.get(segment);
     if (node === undefined) this.children.set(segment, (node = new PathNode(this, segment)));
     return node;
+  }
+
+  get pointer(): string {
+    if (this.text !== null) return this.text;
+    // Iteratively, from the nearest ancestor that has its pointer: a deep path must not exhaust the stack.
+    const pending: PathNode[] = [];
+    for (let node: PathNode | null = this; node !== null && node.text === null; node = node.up) pending.push(node);
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const node = pending[i]!;
+      node.text = (node.up === null ? "" : node.up.text) + "/" + escapeSegment(node.segment);
+    }
+    return this.text!;
   }
 }
 
@@ -299,18 +312,22 @@ export class SemanticRun {
 
   /**
    * Findings in document order: a depth-first pass over the path trie, children by array index or by the order of
-   * the object's keys, findings at a node (in the order they were made) before those below it. Linear in the nodes
-   * on finding paths, at any depth (iterative, so deep documents do not exhaust the stack).
+   * the object's keys, findings at a node (in the order they were made) before those below it. Visits only the nodes
+   * on finding paths, iteratively (so deep documents do not exhaust the stack).
    */
   private inDocumentOrder(document: unknown): Finding[] {
-    for (const finding of this.findings) (finding.at.findings ??= []).push(finding);
+    for (const finding of this.findings) {
+      (finding.at.findings ??= []).push(finding);
+      for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
+    }
     const out: Finding[] = [];
     const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: isObj(document) ? document[this.root.segment as string] : undefined }];
     while (pending.length > 0) {
       const { node, value } = pending.pop()!;
       if (node.findings !== null) for (const finding of node.findings) out.push(finding);
       if (node.children === null) continue;
-      const children = [...node.children.values()];
+      const children: PathNode[] = [];
+      for (const child of node.children.values()) if (child.holdsFindings) children.push(child);
       if (children.length > 1) {
         const position = positionsIn(value);
         children.sort((a, b) => position(a.segment) - position(b.segment));
