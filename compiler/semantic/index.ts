@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "./metaschema.js";
-import { Codegen, type CompileUnit, type OwnRuleIndices } from "./codegen.js";
+import type { CompileUnit, OwnRuleIndices } from "./emit/context.js";
+import { Walk } from "./emit/walk.js";
 import { OWN_RULES, profileImportConstraint } from "./own-rules.js";
 import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-ids.js";
 import { SEMANTIC_DTS } from "./declarations.js";
@@ -24,6 +25,8 @@ export interface SemanticRuleInfo {
 export interface SemanticBuildResult {
   rules: SemanticRuleInfo[];
   notApplicable: { source: string; kind: string; reason: string }[];
+  /** Rules compiled to no code: allowed-values with allow-other="yes", alone at every node they reach, never report. */
+  inert: string[];
 }
 
 /** Definitions reachable from each root model (flags included), to tell which models a rule applies to. */
@@ -93,9 +96,9 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     if (modelsOf(c.context).length === 0) notApplicable.set(c, "its definition is not used by any OSCAL model");
     else byContextAll.set(c.context, [...(byContextAll.get(c.context) ?? []), { constraint: c, rule: -1 }]);
   }
-  const probe = new Codegen(byContextAll, new Set(), undefined);
+  const probe = new Walk(byContextAll, new Set(), undefined);
   for (const model of models) probe.visitFunction(roots.get(model)!);
-  for (const [c, reason] of probe.notApplicable) notApplicable.set(c, reason);
+  for (const [c, reason] of probe.ctx.notApplicable) notApplicable.set(c, reason);
   // An index-has-key can only be decided where its index is built from this document alone.
   for (const c of constraints) {
     if (c.kind !== "index-has-key" || notApplicable.has(c)) continue;
@@ -109,7 +112,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   // A site needs the union check when several constraints reach it and one of them can reject a value;
   // where every one allows other values, none can ever report.
   const multiSites = new Set(
-    [...probe.avSites]
+    [...probe.ctx.avSites]
       .filter(([, cs]) => {
         const applicableHere = [...cs].filter((c) => !notApplicable.has(c));
         return applicableHere.length > 1 && applicableHere.some((c) => !c.allowOther);
@@ -172,10 +175,10 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     fragmentHref: indexOfKey("ours:fragment-href"),
     insertParam: indexOfKey("ours:insert-param"),
   };
-  const gen = new Codegen(byContext, multiSites, own);
+  const gen = new Walk(byContext, multiSites, own);
   const rootVisits = models.map((m) => `  ${JSON.stringify(m)}: ${gen.visitFunction(roots.get(m)!)},`);
-  if (gen.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.notApplicable.keys()].map((c) => c.key).join(", ")}`);
-  checkJsonNames(roots, gen.navigations, options.completeSchema);
+  if (gen.ctx.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.ctx.notApplicable.keys()].map((c) => c.key).join(", ")}`);
+  checkJsonNames(roots, gen.ctx.navigations, options.completeSchema);
 
   const { declarations, functions } = gen.code();
   const publicRules = rules.map((r) => ({ id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models }));
@@ -190,7 +193,7 @@ const TABLES = {
   allowedValues: ${JSON.stringify(rules.map((r) => avOf(r)?.enums.map((e) => e.value) ?? []))},
   allowedTarget: ${JSON.stringify(rules.map((r) => avOf(r)?.target ?? ""))},
 };
-const INDEX_NAMES = ${JSON.stringify([...gen.indexNames].sort())};
+const INDEX_NAMES = ${JSON.stringify([...gen.ctx.indexNames].sort())};
 // The walk's path stack, the cached path nodes of its prefixes, the active rules and the run being checked.
 const P = [];
 const M = [];
@@ -254,6 +257,7 @@ module.exports = { rules, check };
 
   return {
     rules: rules.map(({ constraint: _unused, ...info }) => info),
+    inert: [...gen.ctx.inert].map((index) => rules[index]!.id).sort(),
     notApplicable: [...notApplicable]
       .map(([c, reason]) => ({ source: c.nistId ?? c.key, kind: c.kind, reason }))
       .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),
