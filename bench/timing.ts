@@ -35,3 +35,8 @@ export function timeSpawns(count: number, args: readonly string[], expectedStatu
   }
   return summarize(samples);
 }
+
+/** One goal as the benchmarks print it: the measured ratio against the most it may be, and whether it is met. */
+export function goalLine(goal: string, ratio: number, atMost: number): string {
+  return `  ${goal}: ${ratio.toFixed(2)}x, ${ratio <= atMost ? "met" : "not met"}`;
+}
