@@ -15,8 +15,9 @@ export interface LoopSegment {
   owner: AssemblyDef;
   inst: ModelInstance;
   guard: string | undefined; // condition on the context node, evaluated once before the loop
-  inArray: string; // body for a value inside a JSON array
-  single: string; // body for a lone value
+  filter: string | undefined; // condition on the value (the step's predicates), evaluated once per value for all members
+  inArray: string; // body for a value inside a JSON array, once it passes the filter
+  single: string; // body for a lone value, once it passes the filter
 }
 
 /** A compiled constraint: `reset` runs before any of its segments. */

@@ -62,6 +62,8 @@ export function nodeName(type: NodeType): string {
 export class EmitContext {
   private readonly consts = new Map<string, string>(); // declaration text → name
   readonly functions: string[] = [];
+  /** Generated functions evaluating a path on a node, by use, node type and path. */
+  readonly pathFunctions = new Map<string, string>();
   private counter = 0;
   readonly indexNames = new Set<string>();
   readonly stateVars = new Set<string>();

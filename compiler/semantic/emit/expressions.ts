@@ -42,6 +42,11 @@ function values(ctx: EmitContext, expr: Expr, ref: NodeRef): string {
 
 /** A generated function of the node evaluating a path for existence or for its values (no path stack). */
 function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values"): string {
+  // One function per distinct path, node type and use, however many constraints evaluate it.
+  const site = ref.type.kind === "flag" ? `${ref.type.owner.contextPath}/@${ref.type.def.name}` : ref.type.def.contextPath;
+  const key = `${kind}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
+  const known = ctx.pathFunctions.get(key);
+  if (known !== undefined) return known;
   const name = ctx.fresh(kind === "exists" ? "Q" : "V_");
   const arg: NodeRef = { ...ref, v: "n" };
   const containsDescendant = JSON.stringify(expr).includes('"descendant"');
@@ -51,6 +56,7 @@ function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists"
       ? `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`
       : `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
   ctx.functions.push(`function ${name}(n) {\n${body}\n}`);
+  ctx.pathFunctions.set(key, name);
   return name;
 }
 
@@ -147,13 +153,16 @@ export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
   return `KEYN([${parts.join(", ")}])`;
 }
 
-/** For index-has-key with one key field: every value is a reference (e.g. several party-uuid fields). */
-export function keyExpressions(ctx: EmitContext, c: RawConstraint, ref: NodeRef): string {
+/**
+ * For index-has-key: the key of a node, or (one key field selecting several values, e.g. several party-uuid fields)
+ * an array of keys, every one a reference.
+ */
+export function referenceKeys(ctx: EmitContext, c: RawConstraint, ref: NodeRef): { one: string } | { many: string } {
   const onlyField = c.keyFields[0];
-  if (c.keyFields.length !== 1 || !onlyField) return `[${keyExpression(ctx, c, ref)}]`;
+  if (c.keyFields.length !== 1 || !onlyField) return { one: keyExpression(ctx, c, ref) };
   const expr = parseMetapath(onlyField.target);
-  if (singleValue(ctx, expr, ref) !== undefined) return `[${keyExpression(ctx, c, ref)}]`;
+  if (singleValue(ctx, expr, ref) !== undefined) return { one: keyExpression(ctx, c, ref) };
   const all = values(ctx, expr, ref);
   const re = onlyField.pattern === undefined ? undefined : ctx.regex(onlyField.pattern, c.key);
-  return `${all}.map((v) => KEY1(${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"}))`;
+  return { many: `${all}.map((v) => KEY1(${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"}))` };
 }

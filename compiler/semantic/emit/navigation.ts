@@ -147,12 +147,15 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
     return childInstances(owner, step).map((inst): LoopSegment => {
       ctx.member(owner, inst.jsonName);
       const { c, i, y } = ctx.loopNamesOf(inst);
-      const render = (container: string, key: string) => afterStep(ctx, item.steps, selfSteps, childRef(inst, y, container, key), mode, body);
+      // Predicates read the value only, not where it sits: one filter serves both bodies.
+      const filter = step.predicates.map((p) => compileBoolean(ctx, p, childRef(inst, y, c, i))).join(" && ");
+      const render = (container: string, key: string) => emitSteps(ctx, item.steps, selfSteps + 1, childRef(inst, y, container, key), mode, body);
       return {
         kind: "loop",
         owner,
         inst,
         guard: guard === "" ? undefined : guard,
+        filter: filter === "" ? undefined : filter,
         inArray: inst.multiplicity === "single" ? "" : render(c, i),
         single: inst.multiplicity === "array" ? "" : render(ref.v, js(inst.jsonName)),
       };

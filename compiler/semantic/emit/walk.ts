@@ -124,15 +124,27 @@ export class Walk {
     const names = ctx.loopNamesOf(inst);
     const switches = members.map(() => ctx.fresh("g"));
     const declarations = members.map(({ rule, segment }, m) => `const ${switches[m]} = A[${rule}] === 1${segment.guard === undefined ? "" : ` && ${segment.guard}`};`);
-    const loop = emitInstanceLoop(
-      ctx,
-      "x",
-      owner,
-      inst,
-      { path: true },
-      (_v, container) => members.map(({ segment }, m) => `if (${switches[m]}) { ${container === names.c ? segment.inArray : segment.single} }`).join("\n"),
-      names,
-    );
+    // A filter several members share is evaluated once per value (when one of their switches is on).
+    const sharers = new Map<string, number[]>();
+    members.forEach(({ segment }, m) => {
+      if (segment.filter !== undefined) sharers.set(segment.filter, [...(sharers.get(segment.filter) ?? []), m]);
+    });
+    const perValue = (container: string) => {
+      const tests = new Map<string, string>();
+      const lines: string[] = [];
+      for (const [filter, sharing] of sharers) {
+        if (sharing.length < 2) continue;
+        const test = ctx.fresh("t");
+        tests.set(filter, test);
+        lines.push(`const ${test} = (${sharing.map((m) => switches[m]).join(" || ")}) && ${filter};`);
+      }
+      members.forEach(({ segment }, m) => {
+        const filter = segment.filter === undefined ? "" : ` && ${tests.get(segment.filter) ?? `(${segment.filter})`}`;
+        lines.push(`if (${switches[m]}${filter}) { ${container === names.c ? segment.inArray : segment.single} }`);
+      });
+      return lines.join("\n");
+    };
+    const loop = emitInstanceLoop(ctx, "x", owner, inst, { path: true }, (_v, container) => perValue(container), names);
     return `{ ${[...resets, ...declarations].join(" ")}\nif (${switches.join(" || ")}) ${loop} }`;
   }
 
