@@ -10,7 +10,7 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { validateBytes } from "../runtime/core/validate.js";
 import { corpusDir, repoRoot } from "../test/helpers/corpus.js";
 import { patchedModelSchemas } from "../test/helpers/patched-schemas.js";
-import { goalLine, measure, timeSpawns, type Timing } from "./timing.js";
+import { CLOCK, goalLine, measure, timeSpawns, type Timing } from "./timing.js";
 
 const AjvClass = Ajv.default ?? Ajv;
 const addFormatsTo = addFormats.default ?? addFormats;
@@ -53,7 +53,7 @@ function main(): void {
     timing
       ? `${label.padEnd(68)} ${timing.median.toFixed(1).padStart(9)} ${timing.p99.toFixed(1).padStart(9)} ${ratio ? `${(timing.median / floor.median).toFixed(2)}x`.padStart(9) : "".padStart(9)}`
       : `${label.padEnd(68)} ${"n/a".padStart(9)}  (build the CLI: npx tsc -p tsconfig.json)`;
-  console.log(`document: ${documentFile} (${(bytes.length / 1e6).toFixed(2)} MB), ${runs} runs after ${warmUp} warm-up runs, node ${process.version}`);
+  console.log(`document: ${documentFile} (${(bytes.length / 1e6).toFixed(2)} MB), ${runs} runs after ${warmUp} warm-up runs, node ${process.version}, ${CLOCK} (spawns: wall clock)`);
   console.log(`${"".padEnd(68)} ${"median ms".padStart(9)} ${"p99 ms".padStart(9)} ${"vs floor".padStart(9)}`);
   console.log(row("(a) floor: UTF-8 decode (fatal) + JSON.parse", floor));
   console.log(row("(b) ours: validateBytes, level schema", ours));
