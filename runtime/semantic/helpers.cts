@@ -263,20 +263,29 @@ export class SemanticRun {
       const rule = misses[i] as number;
       if (miss !== undefined && miss.rules.indexOf(rule) < 0) miss.rules.push(rule);
     }
-    const { allowOther, allowedValues, allowedTarget, source } = this.tables;
+    // Misses by the same constraints share the rule reported and the end of the message.
+    const verdicts = new Map<string, { strict: number; text: string }>();
     for (const byKey of unmatched.values()) {
       for (const miss of byKey.values()) {
-        let strict = -1;
-        const allowed = new Set<string>();
-        for (const r of miss.rules) {
-          if (strict < 0 && !allowOther[r]) strict = r;
-          for (const value of allowedValues[r]!) allowed.add(value);
-        }
-        const ids = miss.rules.map((r) => source[r]);
-        const listed = listText([...allowed].sort());
-        this.reportAt(strict, miss.at, `Value ${EX(miss.value)} is not allowed for ${allowedTarget[strict]}; allowed: ${listed} [${ids.join(", ")}]`);
+        const combination = miss.rules.join(",");
+        let verdict = verdicts.get(combination);
+        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(miss.rules)));
+        this.reportAt(verdict.strict, miss.at, `Value ${EX(miss.value)} ${verdict.text}`);
       }
     }
+  }
+
+  /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
+  private allowedVerdict(rules: readonly number[]): { strict: number; text: string } {
+    const { allowOther, allowedValues, allowedTarget, source } = this.tables;
+    let strict = -1;
+    const allowed = new Set<string>();
+    for (const r of rules) {
+      if (strict < 0 && !allowOther[r]) strict = r;
+      for (const value of allowedValues[r]!) allowed.add(value);
+    }
+    const ids = rules.map((r) => source[r]);
+    return { strict, text: `is not allowed for ${allowedTarget[strict]}; allowed: ${listText([...allowed].sort())} [${ids.join(", ")}]` };
   }
 
   private finishReferences(): void {
