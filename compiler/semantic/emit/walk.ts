@@ -12,6 +12,7 @@ export class Walk {
   private readonly visitNames = new Map<AssemblyDef | FieldDef, string>();
   private readonly visitBodies: string[] = [];
   private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
+  private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
 
   constructor(
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
@@ -29,9 +30,13 @@ export class Walk {
     const name = `W${this.visitNames.size}`;
     this.visitNames.set(def, name);
     const ref: NodeRef = { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
+    const ownBlocks = this.constraintBlocks(this.byContext.get(def) ?? [], ref);
+    // Where the node sits (container pc, key pk) matters only to allowed-values on the node itself; known before any
+    // call to this function is emitted, since the blocks are compiled before the children.
+    const readsPlace = /\bp[ck]\b/.test(ownBlocks.join("\n"));
+    this.readsPlace.set(def, readsPlace);
     // Every caller has checked the node's shape (itemGuard, or check() for the root), so the function does not again.
-    const lines: string[] = [`function ${name}(x, pc, pk) {`];
-    lines.push(...this.constraintBlocks(this.byContext.get(def) ?? [], ref));
+    const lines: string[] = [`function ${name}(x${readsPlace ? ", pc, pk" : ""}) {`, ...ownBlocks];
     for (const flag of def.flags) {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
@@ -52,7 +57,8 @@ export class Walk {
       for (const inst of def.children) {
         if (!this.subtreeHasWork(inst.def)) continue;
         const visit = this.visitFunction(inst.def);
-        lines.push(emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => `${visit}(${v}, ${c}, ${k});`));
+        const place = this.readsPlace.get(inst.def) === true;
+        lines.push(emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`));
       }
     }
     lines.push("}");
