@@ -97,7 +97,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     else byContextAll.set(c.context, [...(byContextAll.get(c.context) ?? []), { constraint: c, rule: -1 }]);
   }
   const probe = new Walk(byContextAll, new Set(), undefined);
-  for (const model of models) probe.visitFunction(roots.get(model)!);
+  probe.visitRoots(models.map((m) => roots.get(m)!));
   for (const [c, reason] of probe.ctx.notApplicable) notApplicable.set(c, reason);
   // An index-has-key can only be decided where its index is built from this document alone.
   for (const c of constraints) {
@@ -176,7 +176,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     insertParam: indexOfKey("ours:insert-param"),
   };
   const gen = new Walk(byContext, multiSites, own);
-  const rootVisits = models.map((m) => `  ${JSON.stringify(m)}: ${gen.visitFunction(roots.get(m)!)},`);
+  const rootVisits = gen.visitRoots(models.map((m) => roots.get(m)!)).map((visit, i) => `  ${JSON.stringify(models[i])}: ${visit},`);
   if (gen.ctx.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.ctx.notApplicable.keys()].map((c) => c.key).join(", ")}`);
   checkJsonNames(roots, gen.ctx.navigations, options.completeSchema);
 
@@ -228,6 +228,7 @@ function check(model, doc, active) {
   P[0] = model;
   PL = 1;
   R = new SemanticRun(TABLES, A, INDEX_NAMES, P, M, model === "catalog" && A[${own.insertParam}] === 1);
+  ${gen.resetDescendantTargets()}
   IX = R.indexes;
   let found;
   try {

@@ -7,7 +7,7 @@ import { targetSegments } from "./navigation.js";
 
 /** Part of a constraint's code: either one loop over the values of a child instance of the context, which other
  * constraints may share (their bodies run per value, in constraint order), or code run on its own. */
-export type Segment = { kind: "code"; code: string } | LoopSegment;
+export type Segment = { kind: "code"; code: string } | LoopSegment | DescendantSegment;
 
 /** Bodies are rendered with the loop variables the visit function shares for `inst` (EmitContext.loopNamesOf). */
 export interface LoopSegment {
@@ -18,6 +18,16 @@ export interface LoopSegment {
   filter: string | undefined; // condition on the value (the step's predicates), evaluated once per value for all members
   inArray: string; // body for a value inside a JSON array, once it passes the filter
   single: string; // body for a lone value, once it passes the filter
+}
+
+/**
+ * The nodes a `.//x` (or `//x`) target selects from a model's root: the main walk runs their code where it meets them
+ * instead of the constraint walking the whole document again (see Walk).
+ */
+export interface DescendantSegment {
+  kind: "descendant";
+  /** Code per parent definition and matched child instance, on the node `h` at key `hk` of its container `hc`. */
+  matches: Map<AssemblyDef, Map<ModelInstance, string>>;
 }
 
 /** A compiled constraint: `reset` runs before any of its segments. */

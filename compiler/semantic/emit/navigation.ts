@@ -2,7 +2,7 @@
 // self and grouped steps with their predicates, honouring each instance's JSON multiplicity.
 import type { AssemblyDef, FieldDef, ModelInstance } from "../metaschema.js";
 import type { Expr, Step } from "../metapath.js";
-import type { LoopSegment, Segment } from "./constraint.js";
+import type { DescendantSegment, LoopSegment, Segment } from "./constraint.js";
 import { js, nodeName, NotApplicable, pushPath, type EmitContext, type LoopNames, type Mode, type NodeRef } from "./context.js";
 import { compileBoolean } from "./expressions.js";
 
@@ -138,6 +138,8 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
   const mode: Mode = { path: true };
   const items = expr.type === "union" ? expr.items : [expr];
   return items.flatMap((item): Segment[] => {
+    const descendantAt = item.type === "path" ? rootDescendantStep(item.steps, item.rootDescendant, ref) : undefined;
+    if (item.type === "path" && descendantAt !== undefined) return [descendantSegment(ctx, item.steps, descendantAt, ref, mode, body)];
     if (item.type !== "path" || item.rootDescendant) return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body) }];
     const selfSteps = item.steps.findIndex((s) => s.axis !== "self");
     const step = item.steps[selfSteps];
@@ -161,6 +163,43 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
       };
     });
   });
+}
+
+/**
+ * Where a path evaluated at a model's root starts with a descendant step (after self steps without predicates): the
+ * root is visited once per document, so the main walk can stand for its walk of the whole document.
+ */
+function rootDescendantStep(steps: readonly Step[], rootDescendant: boolean, ref: NodeRef): number | undefined {
+  if (ref.type.kind !== "assembly" || ref.type.def.rootName === undefined) return undefined;
+  const at = steps.findIndex((s) => s.axis !== "self" || s.predicates.length > 0);
+  if (at < 0 || steps[at]!.axis !== "descendant" || (rootDescendant && at !== 0)) return undefined;
+  return at;
+}
+
+/** The code of every match of `steps[at]` below the root `ref`, per parent definition and child instance. */
+function descendantSegment(ctx: EmitContext, steps: readonly Step[], at: number, ref: NodeRef, mode: Mode, body: (node: NodeRef) => string): DescendantSegment {
+  const step = steps[at] as Step & { axis: "descendant" };
+  const root = ref.type.def as AssemblyDef;
+  if (!canReach(ctx, root, step.names)) throw new NotApplicable(`target names no existing node: no ${step.names.join("|")} below ${root.name}`);
+  const matches = new Map<AssemblyDef, Map<ModelInstance, string>>();
+  const queue: AssemblyDef[] = [root];
+  const queued = new Set<AssemblyDef>(queue);
+  for (let q = 0; q < queue.length; q++) {
+    const current = queue[q]!;
+    for (const inst of current.children) {
+      if (step.names.includes(inst.name)) {
+        ctx.member(current, inst.jsonName);
+        let byInstance = matches.get(current);
+        if (!byInstance) matches.set(current, (byInstance = new Map()));
+        byInstance.set(inst, afterStep(ctx, steps, at, childRef(inst, "h", "hc", "hk"), mode, body));
+      }
+      if (inst.def.kind === "assembly" && !queued.has(inst.def) && canReach(ctx, inst.def, step.names)) {
+        queued.add(inst.def);
+        queue.push(inst.def);
+      }
+    }
+  }
+  return { kind: "descendant", matches };
 }
 
 /** A recursive function visiting every descendant named in `step` below nodes of `def`. */

@@ -2,7 +2,7 @@
 // of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
-import type { CompiledConstraint, LoopSegment } from "./constraint.js";
+import type { CompiledConstraint, DescendantSegment, LoopSegment } from "./constraint.js";
 import { EmitContext, js, NotApplicable, pushPath, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
@@ -13,6 +13,9 @@ export class Walk {
   private readonly visitBodies: string[] = [];
   private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
   private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
+  /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
+  private readonly hooks: { flag: string; segment: DescendantSegment }[] = [];
+  private readonly rootBlocks = new Map<AssemblyDef | FieldDef, string[]>();
 
   constructor(
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
@@ -22,6 +25,24 @@ export class Walk {
     this.ctx = new EmitContext(multiSites, own);
   }
 
+  /**
+   * The visit functions of the model roots. Their own constraints are compiled first: the descendant targets among
+   * them are run by the walk below every root, so all of them must be known before any other visit function.
+   */
+  visitRoots(roots: readonly AssemblyDef[]): string[] {
+    for (const root of roots) this.rootBlocks.set(root, this.constraintBlocks(this.byContext.get(root) ?? [], this.contextRef(root)));
+    return roots.map((root) => this.visitFunction(root));
+  }
+
+  /** Statements switching every descendant target off: a check runs them before visiting its root. */
+  resetDescendantTargets(): string {
+    return this.hooks.map(({ flag }) => `${flag} = false;`).join(" ");
+  }
+
+  private contextRef(def: AssemblyDef | FieldDef): NodeRef {
+    return { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
+  }
+
   /** The name of the visit function of `def`, emitting it (and those it calls) on first use. */
   visitFunction(def: AssemblyDef | FieldDef): string {
     const existing = this.visitNames.get(def);
@@ -29,8 +50,7 @@ export class Walk {
     const ctx = this.ctx;
     const name = `W${this.visitNames.size}`;
     this.visitNames.set(def, name);
-    const ref: NodeRef = { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
-    const ownBlocks = this.constraintBlocks(this.byContext.get(def) ?? [], ref);
+    const ownBlocks = this.rootBlocks.get(def) ?? this.constraintBlocks(this.byContext.get(def) ?? [], this.contextRef(def));
     // Where the node sits (container pc, key pk) matters only to allowed-values on the node itself; known before any
     // call to this function is emitted, since the blocks are compiled before the children.
     const readsPlace = /\bp[ck]\b/.test(ownBlocks.join("\n"));
@@ -55,10 +75,19 @@ export class Walk {
     if (def.kind === "assembly") {
       if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
       for (const inst of def.children) {
-        if (!this.subtreeHasWork(inst.def)) continue;
-        const visit = this.visitFunction(inst.def);
+        const matched = this.hooks.flatMap(({ flag, segment }) => {
+          const code = segment.matches.get(def)?.get(inst);
+          return code === undefined ? [] : [`if (${flag}) { ${code} }`];
+        });
+        const visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        if (matched.length === 0 && visit === undefined) continue;
         const place = this.readsPlace.get(inst.def) === true;
-        lines.push(emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`));
+        lines.push(
+          emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
+            const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
+            return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
+          }),
+        );
       }
     }
     lines.push("}");
@@ -105,7 +134,12 @@ export class Walk {
       if (!compiled) continue;
       let reset = compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}`;
       for (const segment of compiled.segments) {
-        if (segment.kind === "code") {
+        if (segment.kind === "descendant") {
+          flush();
+          const flag = this.ctx.state(`H${this.hooks.length}`, "false");
+          this.hooks.push({ flag, segment });
+          blocks.push(`${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`);
+        } else if (segment.kind === "code") {
           flush();
           blocks.push(`if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
         } else {
@@ -174,6 +208,7 @@ export class Walk {
 
   /** Mirrors what visitFunction emits for the node itself (constraints, flag checks, rules of ours). */
   private hasLocalWork(def: AssemblyDef | FieldDef): boolean {
+    if (def.kind === "assembly" && this.hooks.some(({ segment }) => segment.matches.has(def))) return true;
     const hasUnits = (d: AssemblyDef | FieldDef | FlagDef) => (this.byContext.get(d) ?? []).length > 0;
     if (hasUnits(def) || def.flags.some((flag) => hasUnits(flag.def) || this.ownFlagChecks(flag.name, flag.def, def) !== "")) return true;
     if (!this.own) return false;
