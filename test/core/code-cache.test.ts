@@ -1,8 +1,8 @@
 // The generated modules load through V8's code cache: the first process writes it to a private directory, later ones
 // use it; a damaged or foreign cache, or a directory others can write, is never trusted.
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../helpers/corpus.js";
@@ -19,11 +19,22 @@ function runIn(dir: string): { valid: boolean; findings: number } {
   return JSON.parse(out.toString()) as { valid: boolean; findings: number };
 }
 
+const directories: string[] = [];
+afterAll(() => {
+  for (const dir of directories) rmSync(dir, { recursive: true, force: true });
+});
+
+function cacheDirectory(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "oscal-code-cache-"));
+  directories.push(dir);
+  return dir;
+}
+
 const cacheFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith(".v8cache")).sort();
 
 describe("code cache", () => {
   it("is written by the first process, privately, and gives the same results in the next", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "oscal-code-cache-"));
+    const dir = cacheDirectory();
     const first = runIn(dir);
     const files = cacheFiles(dir);
     expect(files.map((name) => name.replace(/-[0-9a-f]{32}\.v8cache$/, ""))).toEqual(["catalog.cjs", "semantic.cjs"]);
@@ -36,7 +47,7 @@ describe("code cache", () => {
   });
 
   it("replaces a damaged cache instead of running it", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "oscal-code-cache-"));
+    const dir = cacheDirectory();
     const first = runIn(dir);
     for (const name of cacheFiles(dir)) writeFileSync(path.join(dir, name), Buffer.alloc(4096, 7), { mode: 0o600 });
     expect(runIn(dir)).toEqual(first);
@@ -44,7 +55,7 @@ describe("code cache", () => {
   });
 
   it("neither reads nor writes a cache in a directory others may write", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "oscal-code-cache-"));
+    const dir = cacheDirectory();
     chmodSync(dir, 0o777);
     expect(runIn(dir)).toEqual({ valid: true, findings: 0 });
     expect(cacheFiles(dir)).toEqual([]);
