@@ -1,5 +1,6 @@
 // Schema-level validation of the full SP 800-53 rev5 catalog against the floor (UTF-8 decode + JSON.parse), against
 // what users do today (Ajv compiling the schema at run time) and against an independent validator, plus a cold CLI run.
+// Prints the goals (schema at most the floor; a cold CLI at most `node -e 0` + floor + 20 ms) with met / not met.
 // Run with `npx tsx bench/core.ts`; OSCAL_BENCH_DOCUMENT picks another document, OSCAL_BENCH_RUNS the number of runs.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -9,7 +10,7 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { validateBytes } from "../runtime/core/validate.js";
 import { corpusDir, repoRoot } from "../test/helpers/corpus.js";
 import { patchedModelSchemas } from "../test/helpers/patched-schemas.js";
-import { measure, timeSpawns, type Timing } from "./timing.js";
+import { CLOCK, goalLine, measure, timeSpawns, type Timing } from "./timing.js";
 
 const AjvClass = Ajv.default ?? Ajv;
 const addFormatsTo = addFormats.default ?? addFormats;
@@ -52,7 +53,7 @@ function main(): void {
     timing
       ? `${label.padEnd(68)} ${timing.median.toFixed(1).padStart(9)} ${timing.p99.toFixed(1).padStart(9)} ${ratio ? `${(timing.median / floor.median).toFixed(2)}x`.padStart(9) : "".padStart(9)}`
       : `${label.padEnd(68)} ${"n/a".padStart(9)}  (build the CLI: npx tsc -p tsconfig.json)`;
-  console.log(`document: ${documentFile} (${(bytes.length / 1e6).toFixed(2)} MB), ${runs} runs after ${warmUp} warm-up runs, node ${process.version}`);
+  console.log(`document: ${documentFile} (${(bytes.length / 1e6).toFixed(2)} MB), ${runs} runs after ${warmUp} warm-up runs, node ${process.version}, ${CLOCK} (spawns: wall clock)`);
   console.log(`${"".padEnd(68)} ${"median ms".padStart(9)} ${"p99 ms".padStart(9)} ${"vs floor".padStart(9)}`);
   console.log(row("(a) floor: UTF-8 decode (fatal) + JSON.parse", floor));
   console.log(row("(b) ours: validateBytes, level schema", ours));
@@ -61,7 +62,13 @@ function main(): void {
   console.log(row("(d) @cfworker/json-schema: decode + parse + validate", reference));
   console.log(row(`cold CLI process: node oscal-validate.js <file> (${spawns} spawns)`, cliCold, false));
   console.log(row(`node -e 0 (${spawns} spawns)`, nodeBaseline, false));
-  console.log(`goals: (b) at most 1.5x the floor: ${(ours.median / floor.median).toFixed(2)}x; cold CLI under 300 ms: ${cliCold ? `${cliCold.median.toFixed(0)} ms` : "not measured"}`);
+  // The cold CLI may cost what a bare Node process costs, plus reading the document, plus 20 ms.
+  const cliBudget = nodeBaseline.median + floor.median + 20;
+  console.log("goals:");
+  console.log(goalLine("(b) schema at most 1.0x the floor", ours.median / floor.median, 1.0));
+  if (cliCold) {
+    console.log(goalLine(`cold CLI at most node -e 0 + floor + 20 ms = ${cliBudget.toFixed(0)} ms (measured ${cliCold.median.toFixed(0)} ms; ratio to that budget)`, cliCold.median / cliBudget, 1.0));
+  } else console.log("  cold CLI: not measured (build the CLI: npx tsc -p tsconfig.json)");
 }
 
 main();

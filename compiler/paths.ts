@@ -11,6 +11,8 @@ export interface BuildPaths {
   schemaSumsFile: string;
   metaschemaSumsFile: string;
   outDir: string;
+  /** The helpers the generated semantic checks require: their patterns run on documents too. */
+  semanticHelpersSource: string;
 }
 
 export function buildPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
@@ -22,5 +24,6 @@ export function buildPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
     schemaSumsFile: fromRepo("schemas/SHA256SUMS"),
     metaschemaSumsFile: fromRepo("schemas/METASCHEMA.SHA256SUMS"),
     outDir: fromRepo(env.OSCAL_GENERATED_DIR ?? "generated"),
+    semanticHelpersSource: fromRepo("runtime/semantic/helpers.cts"),
   };
 }

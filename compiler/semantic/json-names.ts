@@ -3,7 +3,7 @@
 // that describes the same node. A wrongly mapped name would otherwise make a check silently see nothing.
 import type { JsonSchema } from "../schema-source.js";
 import type { AssemblyDef, FieldDef } from "./metaschema.js";
-import type { Navigation } from "./codegen.js";
+import type { Navigation } from "./emit/context.js";
 
 type SchemaNode = Record<string, unknown>;
 

@@ -1,0 +1,55 @@
+// The interface every constraint kind implements, and the shape of its compiled code, which the walk places into
+// the visit function of the constraint's context.
+import type { AssemblyDef, ConstraintKind, ModelInstance } from "../metaschema.js";
+import { parseMetapath } from "../metapath.js";
+import type { CompileUnit, EmitContext, NodeRef } from "./context.js";
+import { targetSegments } from "./navigation.js";
+
+/** Part of a constraint's code: either one loop over the values of a child instance of the context, which other
+ * constraints may share (their bodies run per value, in constraint order), or code run on its own. */
+export type Segment = { kind: "code"; code: string } | LoopSegment | DescendantSegment;
+
+/** Bodies are rendered with the loop variables the visit function shares for `inst` (EmitContext.loopNamesOf). */
+export interface LoopSegment {
+  kind: "loop";
+  owner: AssemblyDef;
+  inst: ModelInstance;
+  guard: string | undefined; // condition on the context node, evaluated once before the loop
+  filter: string | undefined; // condition on the value (the step's predicates), evaluated once per value for all members
+  inArray: string; // body for a value inside a JSON array, once it passes the filter
+  single: string; // body for a lone value, once it passes the filter
+}
+
+/**
+ * The nodes a `.//x` (or `//x`) target selects from a model's root: the main walk runs their code where it meets them
+ * instead of the constraint walking the whole document again (see Walk).
+ */
+export interface DescendantSegment {
+  kind: "descendant";
+  /** Code per parent definition and matched child instance, on the node `h` at key `hk` of its container `hc`. */
+  matches: Map<AssemblyDef, Map<ModelInstance, string>>;
+}
+
+/** A compiled constraint: `reset` runs before any of its segments. */
+export interface CompiledConstraint {
+  reset: string;
+  segments: Segment[];
+  /** Per-node state shared across the constraint's values (is-unique set, index); a loop may hold one writer of each. */
+  writes: string | undefined;
+}
+
+/** Compiles one constraint positioned at a node of its context; throws NotApplicable when it cannot be decided. */
+export interface ConstraintEmitter {
+  kind: ConstraintKind;
+  compile(unit: CompileUnit, ref: NodeRef, ctx: EmitContext): CompiledConstraint;
+}
+
+/** A constraint whose code runs `body` at every node its target selects from the context node `ref`. */
+export function perTargetNode(ctx: EmitContext, unit: CompileUnit, ref: NodeRef, body: (node: NodeRef) => string, reset = "", writes?: string): CompiledConstraint {
+  return { reset, segments: targetSegments(ctx, parseMetapath(unit.constraint.target), ref, body), writes };
+}
+
+/** The constraint's id in messages: NIST's, else our key. */
+export function sourceId(unit: CompileUnit): string {
+  return unit.constraint.nistId ?? unit.constraint.key;
+}

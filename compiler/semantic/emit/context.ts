@@ -1,0 +1,150 @@
+// What every part of the semantic code generator shares: the names it declares in the generated module (constants,
+// per-node state, helper functions), the JSON properties the generated code reads, and the types describing a node
+// of the document the code is positioned on.
+import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../metaschema.js";
+
+/** A constraint that cannot be decided from one document (or never selects anything); carries the reason. */
+export class NotApplicable extends Error {}
+
+export type NodeType = { kind: "assembly"; def: AssemblyDef } | { kind: "field"; def: FieldDef } | { kind: "flag"; def: FlagDef; owner: AssemblyDef | FieldDef };
+
+/** A node the generated code is positioned on. */
+export interface NodeRef {
+  v: string; // JS variable holding the node's JSON value
+  type: NodeType;
+  container: string; // JS expression: the JSON object/array holding the value
+  key: string; // JS expression: its key in the container
+  label: string; // Metapath-like name for messages
+}
+
+export interface Mode {
+  path: boolean; // maintain the JSON Pointer stack while stepping
+}
+
+export interface CompileUnit {
+  constraint: RawConstraint;
+  rule: number;
+}
+
+/** A JSON property the generated code reads on nodes of `owner`, and which constraint (or the walk) reads it. */
+export interface Navigation {
+  owner: AssemblyDef | FieldDef;
+  property: string;
+  by: string;
+}
+
+export interface OwnRuleIndices {
+  uuidUnique: number;
+  fragmentHref: number;
+  insertParam: number;
+}
+
+/** Loop variables of one child instance, shared by every loop a visit function runs over it. */
+export interface LoopNames {
+  c: string;
+  i: string;
+  y: string;
+}
+
+export function js(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** Pushes a segment on the generated walk's path stack, clearing the cached path node of that depth (see SemanticRun). */
+export function pushPath(segment: string): string {
+  return `P[PL] = ${segment}; M[PL++] = undefined; `;
+}
+
+export function nodeName(type: NodeType): string {
+  return type.kind === "flag" ? `@${type.def.name}` : type.def.name;
+}
+
+export class EmitContext {
+  private readonly consts = new Map<string, string>(); // declaration text → name
+  readonly functions: string[] = [];
+  /** Generated functions evaluating a path on a node, by use, node type and path. */
+  readonly pathFunctions = new Map<string, string>();
+  private counter = 0;
+  readonly indexNames = new Set<string>();
+  readonly stateVars = new Set<string>();
+  readonly notApplicable = new Map<RawConstraint, string>();
+  /** allowed-values target sites (owner definition + flag, or field definition) → constraints reaching them. */
+  readonly avSites = new Map<string, Set<RawConstraint>>();
+  /** Rules that can never report (allow-other allowed-values alone at every site): no code is emitted for them. */
+  readonly inert = new Set<number>();
+  private readonly navigationKeys = new Set<string>();
+  readonly navigations: Navigation[] = [];
+  /** Who reads the properties `member` records: the document walk, or a constraint. */
+  reader = "the document walk";
+  private loopNames = new Map<ModelInstance, LoopNames>(); // of the constraint blocks being compiled
+
+  constructor(
+    /** allowed-values target sites reached by several constraints, one of them strict: they need the union check. */
+    readonly multiSites: ReadonlySet<string>,
+    /** The rules of our own, absent on the probing pass. */
+    readonly own: OwnRuleIndices | undefined,
+  ) {}
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  constant(declaration: string, prefix = "K"): string {
+    const existing = this.consts.get(declaration);
+    if (existing) return existing;
+    const name = this.fresh(prefix);
+    this.consts.set(declaration, name);
+    return name;
+  }
+
+  stringSet(values: readonly string[]): string {
+    return this.constant(`new Set(${js([...values])})`, "S");
+  }
+
+  regex(pattern: string, what: string): string {
+    const source = `^(?:${pattern})$`;
+    try {
+      new RegExp(source);
+    } catch (error) {
+      throw new Error(`${what}: regular expression not valid in JavaScript: ${String(error)}`);
+    }
+    return this.constant(`new RegExp(${js(source)})`, "R");
+  }
+
+  /** Property access `[name]` on a node of `owner`, recorded for the JSON-schema cross-check. */
+  member(owner: AssemblyDef | FieldDef, property: string): string {
+    const key = `${owner.contextPath}|${property}|${this.reader}`;
+    if (!this.navigationKeys.has(key)) {
+      this.navigationKeys.add(key);
+      this.navigations.push({ owner, property, by: this.reader });
+    }
+    return `[${js(property)}]`;
+  }
+
+  indexVar(name: string): string {
+    this.indexNames.add(name);
+    return `IX[${js(name)}]`;
+  }
+
+  /** A module-level variable of per-node state (reset by the constraint that owns it). */
+  state(name: string, initial: string): string {
+    this.stateVars.add(`let ${name} = ${initial};`);
+    return name;
+  }
+
+  /** Starts the constraint blocks of a node: loops over the same child instance share their variable names there. */
+  startBlocks(): void {
+    this.loopNames = new Map();
+  }
+
+  loopNamesOf(inst: ModelInstance): LoopNames {
+    let names = this.loopNames.get(inst);
+    if (!names) this.loopNames.set(inst, (names = { c: this.fresh("c"), i: this.fresh("i"), y: this.fresh("y") }));
+    return names;
+  }
+
+  code(visitBodies: readonly string[]): { declarations: string; functions: string } {
+    const declarations = [...this.consts].map(([decl, name]) => `const ${name} = ${decl};`);
+    return { declarations: [...declarations, ...[...this.stateVars].sort()].join("\n"), functions: [...this.functions, ...visitBodies].join("\n\n") };
+  }
+}

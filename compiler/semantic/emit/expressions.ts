@@ -1,0 +1,168 @@
+// Metapath expressions compiled to JavaScript expressions on a node: atomised values, booleans (comparisons, and/or,
+// existence, the functions the OSCAL constraints call) and index keys.
+import type { RawConstraint } from "../metaschema.js";
+import { parseMetapath, type Expr, type Step } from "../metapath.js";
+import { js, nodeName, NotApplicable, type EmitContext, type NodeRef } from "./context.js";
+import { emitTarget } from "./navigation.js";
+
+const OSCAL_NAMESPACE = "http://csrc.nist.gov/ns/oscal";
+
+/** JS expression: the single atomised value of `expr` (or undefined), when `expr` yields at most one value. */
+export function singleValue(ctx: EmitContext, expr: Expr, ref: NodeRef): string | undefined {
+  if (expr.type === "literal") return js(expr.value);
+  if (expr.type !== "path" || expr.rootDescendant || expr.steps.length !== 1) return undefined;
+  const step = expr.steps[0]!;
+  if (step.predicates.length > 0) return undefined;
+  if (step.axis === "self") return atomOf(ctx, ref);
+  if (step.axis === "flag" && ref.type.kind !== "flag") {
+    const inst = ref.type.def.flags.find((f) => f.name === step.name);
+    if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
+    return `AT(${ref.v}${ctx.member(ref.type.def, inst.jsonName)})`;
+  }
+  return undefined;
+}
+
+/** JS expression: the atomic value of the node (undefined when it has none). */
+export function atomOf(ctx: EmitContext, ref: NodeRef): string {
+  if (ref.type.kind === "flag") return `AT(${ref.v})`;
+  if (ref.type.kind === "field") return ref.type.def.valueKey === null ? `AT(${ref.v})` : `AT(${ref.v}${ctx.member(ref.type.def, ref.type.def.valueKey)})`;
+  throw new Error(`an assembly (${ref.type.def.name}) has no atomic value`);
+}
+
+/** JS expression: an array of all atomised values of `expr`. */
+function values(ctx: EmitContext, expr: Expr, ref: NodeRef): string {
+  const single = singleValue(ctx, expr, ref);
+  if (single !== undefined) return `SEQ(${single})`;
+  if (expr.type === "sequence") {
+    if (!expr.items.every((i) => i.type === "literal")) throw new Error("only literal sequences are supported");
+    return ctx.constant(js(expr.items.map((i) => (i as { value: unknown }).value)), "L");
+  }
+  return `${pathFunction(ctx, expr, ref, "values")}(${ref.v})`;
+}
+
+/** A generated function of the node evaluating a path for existence or for its values (no path stack). */
+function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values"): string {
+  // One function per distinct path, node type and use, however many constraints evaluate it.
+  const site = ref.type.kind === "flag" ? `${ref.type.owner.contextPath}/@${ref.type.def.name}` : ref.type.def.contextPath;
+  const key = `${kind}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
+  const known = ctx.pathFunctions.get(key);
+  if (known !== undefined) return known;
+  const name = ctx.fresh(kind === "exists" ? "Q" : "V_");
+  const arg: NodeRef = { ...ref, v: "n" };
+  const containsDescendant = JSON.stringify(expr).includes('"descendant"');
+  if (containsDescendant) throw new Error(`a // step inside a predicate or test is not supported: ${JSON.stringify(expr)}`);
+  const body =
+    kind === "exists"
+      ? `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`
+      : `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
+  ctx.functions.push(`function ${name}(n) {\n${body}\n}`);
+  ctx.pathFunctions.set(key, name);
+  return name;
+}
+
+/** JS expression: the effective boolean value of `expr` on the node. */
+export function compileBoolean(ctx: EmitContext, expr: Expr, ref: NodeRef): string {
+  switch (expr.type) {
+    case "and":
+    case "or":
+      return `(${expr.items.map((i) => compileBoolean(ctx, i, ref)).join(expr.type === "and" ? " && " : " || ")})`;
+    case "cmp": {
+      const left = singleValue(ctx, expr.left, ref);
+      const right = expr.right;
+      if (left !== undefined && (expr.op === "=" || expr.op === "!=") && right.type === "literal") {
+        return expr.op === "=" ? `(AS(${left}) === ${js(String(right.value))})` : `NE(AS(${left}), ${js(String(right.value))})`;
+      }
+      if (left !== undefined && expr.op === "=" && right.type === "sequence" && right.items.every((i) => i.type === "literal")) {
+        return `${ctx.stringSet(right.items.map((i) => String((i as { value: unknown }).value)))}.has(AS(${left}))`;
+      }
+      return `CMPG(${js(expr.op)}, ${values(ctx, expr.left, ref)}, ${values(ctx, expr.right, ref)})`;
+    }
+    case "call":
+      return compileCall(ctx, expr, ref);
+    case "literal":
+      return js(Boolean(expr.value));
+    case "sequence":
+      return js(expr.items.length > 0);
+    case "path":
+    case "union": {
+      const single = singleValue(ctx, expr, ref);
+      if (single !== undefined) return `(${single} !== undefined)`;
+      if (expr.type === "path" && expr.steps.length === 1 && expr.steps[0]!.axis === "child" && expr.steps[0]!.predicates.length === 0 && ref.type.kind === "assembly") {
+        const step = expr.steps[0] as Step & { axis: "child" };
+        const def = ref.type.def;
+        const instances = def.children.filter((c) => step.names.includes(c.name));
+        if (instances.length !== step.names.length) throw new NotApplicable(`target names no existing node: ${def.name} has no child ${step.names.join("|")}`);
+        return `(${instances.map((i) => `HAS(${ref.v}${ctx.member(def, i.jsonName)})`).join(" || ")})`;
+      }
+      return `${pathFunction(ctx, expr, ref, "exists")}(${ref.v})`;
+    }
+  }
+}
+
+function compileCall(ctx: EmitContext, expr: Expr & { type: "call" }, ref: NodeRef): string {
+  const args = expr.args;
+  switch (expr.name) {
+    case "not":
+      return `!${compileBoolean(ctx, args[0]!, ref)}`;
+    case "exists":
+      return compileBoolean(ctx, args[0]!, ref);
+    case "true":
+      return "true";
+    case "false":
+      return "false";
+    case "starts-with": {
+      const subject = singleValue(ctx, args[0]!, ref);
+      const prefix = args[1];
+      if (subject === undefined || prefix?.type !== "literal") throw new Error("starts-with() is supported on a single value and a literal prefix");
+      return `SW(${subject}, ${js(String(prefix.value))})`;
+    }
+    case "has-oscal-namespace": {
+      const nsFlag = ref.type.kind === "flag" ? undefined : ref.type.def.flags.find((f) => f.name === "ns");
+      if (ref.type.kind === "flag" || !nsFlag) {
+        throw new NotApplicable(`not evaluable: has-oscal-namespace() applied to ${nodeName(ref.type)}, which has no @ns flag (metaschema-java rejects this too)`);
+      }
+      const namespaces = args.flatMap((a) => (a.type === "sequence" ? a.items : [a])).map((a) => {
+        if (a.type !== "literal") throw new Error("has-oscal-namespace() takes literal namespaces");
+        return String(a.value);
+      });
+      // A missing @ns means the OSCAL namespace.
+      const set = ctx.stringSet(namespaces);
+      const ns = `${ref.v}${ctx.member(ref.type.def, nsFlag.jsonName)}`;
+      return namespaces.includes(OSCAL_NAMESPACE) ? `(${ns} === undefined || ${set}.has(AS(${ns})))` : `${set}.has(AS(${ns}))`;
+    }
+    case "doc":
+      throw new NotApplicable("needs another document: doc() loads an imported or leveraged OSCAL document");
+    default:
+      throw new Error(`unsupported Metapath function ${expr.name}()`);
+  }
+}
+
+/** JS expression: the index key of a node (string, or null when every key field is empty). */
+export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef): string {
+  const parts = c.keyFields.map((kf) => {
+    const expr = parseMetapath(kf.target);
+    let value = singleValue(ctx, expr, ref);
+    if (value === undefined) value = `${values(ctx, expr, ref)}[0]`;
+    const str = `AS(${value})`;
+    if (kf.pattern === undefined) return str;
+    // The key is the first capturing group of a full match; a non-matching or empty group gives no key.
+    const re = ctx.regex(kf.pattern, c.key);
+    return `KEYPAT(${re}, ${str})`;
+  });
+  if (parts.length === 1) return `KEY1(${parts[0]})`;
+  return `KEYN([${parts.join(", ")}])`;
+}
+
+/**
+ * For index-has-key: the key of a node, or (one key field selecting several values, e.g. several party-uuid fields)
+ * an array of keys, every one a reference.
+ */
+export function referenceKeys(ctx: EmitContext, c: RawConstraint, ref: NodeRef): { one: string } | { many: string } {
+  const onlyField = c.keyFields[0];
+  if (c.keyFields.length !== 1 || !onlyField) return { one: keyExpression(ctx, c, ref) };
+  const expr = parseMetapath(onlyField.target);
+  if (singleValue(ctx, expr, ref) !== undefined) return { one: keyExpression(ctx, c, ref) };
+  const all = values(ctx, expr, ref);
+  const re = onlyField.pattern === undefined ? undefined : ctx.regex(onlyField.pattern, c.key);
+  return { many: `${all}.map((v) => KEY1(${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"}))` };
+}

@@ -1,0 +1,19 @@
+// has-cardinality: the number of target nodes below the context lies within bounds.
+import { parseMetapath } from "../../metapath.js";
+import { sourceId, type ConstraintEmitter } from "../constraint.js";
+import { emitTarget } from "../navigation.js";
+
+export const hasCardinality: ConstraintEmitter = {
+  kind: "has-cardinality",
+  compile(unit, ref, ctx) {
+    const { constraint: c, rule } = unit;
+    // Reports at the context after counting, so it stays one block rather than joining a shared loop.
+    const counter = ctx.state(`C${rule}`, "0");
+    const counting = emitTarget(ctx, parseMetapath(c.target), ref, { path: false }, () => `${counter}++;`);
+    const what = c.target.replace(/"/g, "'");
+    const checks: string[] = [];
+    if (c.minOccurs !== undefined) checks.push(`if (${counter} < ${c.minOccurs}) R.report(${rule}, PL, "Expected at least ${c.minOccurs} of ${what} in ${ref.label}, found " + ${counter} + " [${sourceId(unit)}]");`);
+    if (c.maxOccurs !== undefined) checks.push(`if (${counter} > ${c.maxOccurs}) R.report(${rule}, PL, "Expected at most ${c.maxOccurs} of ${what} in ${ref.label}, found " + ${counter} + " [${sourceId(unit)}]");`);
+    return { reset: "", segments: [{ kind: "code", code: `${counter} = 0;\n${counting}\n${checks.join("\n")}` }], writes: undefined };
+  },
+};

@@ -1,0 +1,233 @@
+// The document walk: one visit function per definition reachable from a root, running at each node the constraints
+// of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
+// visiting the children whose subtrees have work.
+import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
+import type { CompiledConstraint, DescendantSegment, LoopSegment } from "./constraint.js";
+import { EmitContext, js, NotApplicable, pushPath, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { EMITTERS } from "./kinds/registry.js";
+import { emitInstanceLoop } from "./navigation.js";
+
+export class Walk {
+  readonly ctx: EmitContext;
+  private readonly visitNames = new Map<AssemblyDef | FieldDef, string>();
+  private readonly visitBodies: string[] = [];
+  private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
+  private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
+  /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
+  private readonly hooks: { flag: string; segment: DescendantSegment }[] = [];
+  private readonly rootBlocks = new Map<AssemblyDef | FieldDef, string[]>();
+
+  constructor(
+    private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
+    multiSites: ReadonlySet<string>,
+    private readonly own: OwnRuleIndices | undefined,
+  ) {
+    this.ctx = new EmitContext(multiSites, own);
+  }
+
+  /**
+   * The visit functions of the model roots. Their own constraints are compiled first: the descendant targets among
+   * them are run by the walk below every root, so all of them must be known before any other visit function.
+   */
+  visitRoots(roots: readonly AssemblyDef[]): string[] {
+    for (const root of roots) this.rootBlocks.set(root, this.constraintBlocks(this.byContext.get(root) ?? [], this.contextRef(root)));
+    return roots.map((root) => this.visitFunction(root));
+  }
+
+  /** Statements switching every descendant target off: a check runs them before visiting its root. */
+  resetDescendantTargets(): string {
+    return this.hooks.map(({ flag }) => `${flag} = false;`).join(" ");
+  }
+
+  private contextRef(def: AssemblyDef | FieldDef): NodeRef {
+    return { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
+  }
+
+  /** The name of the visit function of `def`, emitting it (and those it calls) on first use. */
+  visitFunction(def: AssemblyDef | FieldDef): string {
+    const existing = this.visitNames.get(def);
+    if (existing) return existing;
+    const ctx = this.ctx;
+    const name = `W${this.visitNames.size}`;
+    this.visitNames.set(def, name);
+    const ownBlocks = this.rootBlocks.get(def) ?? this.constraintBlocks(this.byContext.get(def) ?? [], this.contextRef(def));
+    // Where the node sits (container pc, key pk) matters only to allowed-values on the node itself; known before any
+    // call to this function is emitted, since the blocks are compiled before the children.
+    const readsPlace = /\bp[ck]\b/.test(ownBlocks.join("\n"));
+    this.readsPlace.set(def, readsPlace);
+    // Every caller has checked the node's shape (itemGuard, or check() for the root), so the function does not again.
+    const lines: string[] = [`function ${name}(x${readsPlace ? ", pc, pk" : ""}) {`, ...ownBlocks];
+    for (const flag of def.flags) {
+      const units = this.byContext.get(flag.def) ?? [];
+      const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
+      if (units.length === 0 && ownChecks === "") continue;
+      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}` };
+      const body = this.constraintBlocks(units, flagRef).join("\n");
+      if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
+      const read = ctx.member(def, flag.jsonName);
+      ctx.reader = "the document walk";
+      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${pushPath(js(flag.jsonName))}\n${body}\n${ownChecks}\nPL--; } }`);
+    }
+    if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
+      const text = def.valueKey === null ? "x" : `x${ctx.member(def, def.valueKey)}`;
+      lines.push(`if (R.paramIds !== null) { ${def.valueKey === null ? "" : pushPath(js(def.valueKey))}R.insertions(${text}, ${this.own.insertParam}, PL);${def.valueKey === null ? "" : " PL--;"} }`);
+    }
+    if (def.kind === "assembly") {
+      if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
+      for (const inst of def.children) {
+        const matched = this.hooks.flatMap(({ flag, segment }) => {
+          const code = segment.matches.get(def)?.get(inst);
+          return code === undefined ? [] : [`if (${flag}) { ${code} }`];
+        });
+        const visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        if (matched.length === 0 && visit === undefined) continue;
+        const place = this.readsPlace.get(inst.def) === true;
+        lines.push(
+          emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
+            const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
+            return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
+          }),
+        );
+      }
+    }
+    lines.push("}");
+    this.visitBodies.push(lines.join("\n"));
+    return name;
+  }
+
+  code(): { declarations: string; functions: string } {
+    return this.ctx.code(this.visitBodies);
+  }
+
+  /** The compiled constraint, or undefined (recorded with its reason) when it is not applicable. */
+  private compileApplicable(unit: CompileUnit, ref: NodeRef): CompiledConstraint | undefined {
+    const ctx = this.ctx;
+    if (ctx.notApplicable.has(unit.constraint)) return undefined;
+    ctx.reader = `constraint ${unit.constraint.nistId ?? unit.constraint.key} (${unit.constraint.key})`;
+    try {
+      return EMITTERS[unit.constraint.kind].compile(unit, ref, ctx);
+    } catch (error) {
+      if (!(error instanceof NotApplicable)) throw new Error(`${unit.constraint.key}: ${error instanceof Error ? error.message : String(error)}`);
+      ctx.notApplicable.set(unit.constraint, error.message);
+      return undefined;
+    } finally {
+      ctx.reader = "the document walk";
+    }
+  }
+
+  /**
+   * The constraints of one context, in order, each behind its rule switch. Consecutive loops over the same child
+   * instance share one pass: per value the bodies still run in constraint order, so every node sees the same
+   * sequence of checks (and findings keep their order); a loop holds one writer of each is-unique set or index,
+   * since which duplicate is reported depends on the order values are added.
+   */
+  private constraintBlocks(units: readonly CompileUnit[], ref: NodeRef): string[] {
+    const blocks: string[] = [];
+    let loop: { resets: string[]; members: { rule: number; segment: LoopSegment }[]; writes: Set<string> } | undefined;
+    const flush = () => {
+      if (loop) blocks.push(this.emitSharedLoop(loop.resets, loop.members));
+      loop = undefined;
+    };
+    this.ctx.startBlocks();
+    for (const unit of units) {
+      const compiled = this.compileApplicable(unit, ref);
+      if (!compiled) continue;
+      let reset = compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}`;
+      for (const segment of compiled.segments) {
+        if (segment.kind === "descendant") {
+          flush();
+          const flag = this.ctx.state(`H${this.hooks.length}`, "false");
+          this.hooks.push({ flag, segment });
+          blocks.push(`${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`);
+        } else if (segment.kind === "code") {
+          flush();
+          blocks.push(`if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
+        } else {
+          if (!loop || loop.members[0]!.segment.inst !== segment.inst || (compiled.writes !== undefined && loop.writes.has(compiled.writes))) {
+            flush();
+            loop = { resets: [], members: [], writes: new Set() };
+          }
+          if (reset !== "") loop.resets.push(reset);
+          if (compiled.writes !== undefined) loop.writes.add(compiled.writes);
+          loop.members.push({ rule: unit.rule, segment });
+        }
+        reset = "";
+      }
+    }
+    flush();
+    return blocks;
+  }
+
+  private emitSharedLoop(resets: readonly string[], members: readonly { rule: number; segment: LoopSegment }[]): string {
+    const ctx = this.ctx;
+    const { owner, inst } = members[0]!.segment;
+    const names = ctx.loopNamesOf(inst);
+    const switches = members.map(() => ctx.fresh("g"));
+    const declarations = members.map(({ rule, segment }, m) => `const ${switches[m]} = A[${rule}] === 1${segment.guard === undefined ? "" : ` && ${segment.guard}`};`);
+    // A filter several members share is evaluated once per value (when one of their switches is on).
+    const sharers = new Map<string, number[]>();
+    members.forEach(({ segment }, m) => {
+      if (segment.filter !== undefined) sharers.set(segment.filter, [...(sharers.get(segment.filter) ?? []), m]);
+    });
+    const perValue = (container: string) => {
+      const tests = new Map<string, string>();
+      const lines: string[] = [];
+      for (const [filter, sharing] of sharers) {
+        if (sharing.length < 2) continue;
+        const test = ctx.fresh("t");
+        tests.set(filter, test);
+        lines.push(`const ${test} = (${sharing.map((m) => switches[m]).join(" || ")}) && ${filter};`);
+      }
+      members.forEach(({ segment }, m) => {
+        const filter = segment.filter === undefined ? "" : ` && ${tests.get(segment.filter) ?? `(${segment.filter})`}`;
+        lines.push(`if (${switches[m]}${filter}) { ${container === names.c ? segment.inArray : segment.single} }`);
+      });
+      return lines.join("\n");
+    };
+    const loop = emitInstanceLoop(ctx, "x", owner, inst, { path: true }, (_v, container) => perValue(container), names);
+    return `{ ${[...resets, ...declarations].join(" ")}\nif (${switches.join(" || ")}) ${loop} }`;
+  }
+
+  /** Whether visiting nodes of `def` can do anything: some constraint or rule of ours applies in its subtree. */
+  private subtreeHasWork(def: AssemblyDef | FieldDef): boolean {
+    const memo = this.workMemo.get(def);
+    if (memo !== undefined) return memo;
+    const seen = new Set<AssemblyDef | FieldDef>();
+    const pending = [def];
+    let found = false;
+    while (!found && pending.length > 0) {
+      const current = pending.pop()!;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      found = this.hasLocalWork(current);
+      if (current.kind === "assembly") for (const child of current.children) pending.push(child.def);
+    }
+    this.workMemo.set(def, found);
+    return found;
+  }
+
+  /** Mirrors what visitFunction emits for the node itself (constraints, flag checks, rules of ours). */
+  private hasLocalWork(def: AssemblyDef | FieldDef): boolean {
+    if (def.kind === "assembly" && this.hooks.some(({ segment }) => segment.matches.has(def))) return true;
+    const hasUnits = (d: AssemblyDef | FieldDef | FlagDef) => (this.byContext.get(d) ?? []).length > 0;
+    if (hasUnits(def) || def.flags.some((flag) => hasUnits(flag.def) || this.ownFlagChecks(flag.name, flag.def, def) !== "")) return true;
+    if (!this.own) return false;
+    return def.kind === "field" ? def.asType === "markup-line" || def.asType === "markup-multiline" : def.name === "parameter";
+  }
+
+  /** Document-wide rules of ours that look at every flag of a given name. */
+  private ownFlagChecks(flagName: string, def: FlagDef, owner: AssemblyDef | FieldDef): string {
+    if (!this.own) return "";
+    if (flagName === "uuid" && def.asType === "uuid") {
+      return `if (A[${this.own.uuidUnique}] === 1) { if (R.uuids.has(f)) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document"); else R.uuids.add(f); }
+R.ids.add(String(f));`;
+    }
+    if (flagName === "id") return "R.ids.add(String(f));";
+    // A profile import's "#uuid" is checked by the more specific profile-import rule.
+    if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
+      // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk.
+      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!R.ids.has(fragment)) R.link(fragment, PL); }`;
+    }
+    return "";
+  }
+}

@@ -1,0 +1,379 @@
+// What the generated semantic module (generated/semantic.cjs) runs besides its own walk: value helpers for compiled
+// Metapath, and the state of one check (path, findings, allowed-values unions, references resolved after the walk).
+// CommonJS because the generated module is CommonJS, loaded synchronously on the first full-level run.
+
+/** A JSON Pointer segment: an array index or a property name. */
+export type Segment = string | number;
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+export function isAtom(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+/** The atomic value of a node, or undefined. */
+export function AT(v: unknown): string | number | boolean | undefined {
+  return isAtom(v) ? v : undefined;
+}
+/** The atomic value as a string, or undefined. */
+export function AS(v: unknown): string | undefined {
+  return isAtom(v) ? String(v) : undefined;
+}
+/** Whether a child value is present (an empty array is not). */
+export function HAS(v: unknown): boolean {
+  return v !== undefined && v !== null && (!Array.isArray(v) || v.length > 0);
+}
+export function SEQ<T>(v: T | undefined): T[] {
+  return v === undefined ? [] : [v];
+}
+export function NE(a: string | undefined, b: string): boolean {
+  return a !== undefined && a !== b;
+}
+export function SW(v: unknown, prefix: string): boolean {
+  return v === undefined ? prefix === "" : String(v).startsWith(prefix);
+}
+
+type Atom = string | number | boolean;
+
+function compareOne(op: string, a: Atom, b: Atom): boolean {
+  if (typeof a !== "number" || typeof b !== "number") {
+    a = String(a);
+    b = String(b);
+  }
+  switch (op) {
+    case "=":
+      return a === b;
+    case "!=":
+      return a !== b;
+    case "<":
+      return a < b;
+    case "<=":
+      return a <= b;
+    case ">":
+      return a > b;
+    default:
+      return a >= b;
+  }
+}
+/** Metapath general comparison: true when some pair of atomised values satisfies the operator. */
+export function CMPG(op: string, left: readonly Atom[], right: readonly Atom[]): boolean {
+  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareOne(op, left[i]!, right[j]!)) return true;
+  return false;
+}
+
+/** Index keys: one string per node, or null when every key field is empty (such nodes are not indexed). */
+export function KEY1(v: string | null | undefined): string | null {
+  return v === undefined || v === null ? null : v;
+}
+export function KEYN(parts: readonly (string | null | undefined)[]): string | null {
+  let any = false;
+  for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && parts[i] !== null) any = true;
+  return any ? parts.map((p) => (p === undefined || p === null ? "\u0000" : p)).join("\u001f") : null;
+}
+/** key-field/@pattern: the key is the first capturing group of a full match. */
+export function KEYPAT(re: RegExp, v: string | undefined): string | null {
+  if (v === undefined) return null;
+  const m = re.exec(v);
+  return m === null || m[1] === undefined || m[1] === "" ? null : m[1];
+}
+
+/** Short excerpt of document content for messages (never more than ~80 characters). */
+export function EX(v: unknown): string {
+  let s = String(v);
+  if (s.length > 80) s = s.slice(0, 77) + "...";
+  return JSON.stringify(s);
+}
+function listText(values: readonly string[]): string {
+  const shown = values.slice(0, 12).map((v) => JSON.stringify(v)).join(", ");
+  return values.length > 12 ? `${shown}, ... (${values.length - 12} more)` : shown;
+}
+
+/**
+ * A node of the document named by a path, interned in a trie so that a path is built once however many findings,
+ * references or links share it: recording a node costs O(1) at any depth. Its JSON Pointer is made only for a node
+ * that ends up in a finding, as the parent's plus one segment (V8 keeps the concatenation as a rope).
+ */
+export class PathNode {
+  private text: string | null = null;
+  children: Map<Segment, PathNode> | null = null;
+  findings: Finding[] | null = null;
+  /** Set once some finding is at this node or below it: ordering visits only those nodes. */
+  holdsFindings = false;
+  constructor(
+    readonly up: PathNode | null,
+    readonly segment: Segment,
+  ) {}
+
+  child(segment: Segment): PathNode {
+    if (this.children === null) this.children = new Map();
+    let node = this.children.get(segment);
+    if (node === undefined) this.children.set(segment, (node = new PathNode(this, segment)));
+    return node;
+  }
+
+  get pointer(): string {
+    if (this.text !== null) return this.text;
+    // Iteratively, from the nearest ancestor that has its pointer: a deep path must not exhaust the stack.
+    const pending: PathNode[] = [];
+    for (let node: PathNode | null = this; node !== null && node.text === null; node = node.up) pending.push(node);
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const node = pending[i]!;
+      node.text = (node.up === null ? "" : node.up.text) + "/" + escapeSegment(node.segment);
+    }
+    return this.text!;
+  }
+}
+
+function escapeSegment(segment: Segment): string {
+  if (typeof segment === "number") return String(segment);
+  return segment.indexOf("~") < 0 && segment.indexOf("/") < 0 ? segment : segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export interface Finding {
+  rule: number;
+  at: PathNode;
+  message: string;
+}
+
+/** Per-rule facts the generated module passes to each run, indexed by rule number. */
+export interface RuleTables {
+  source: readonly string[];
+  allowOther: readonly boolean[];
+  allowedValues: readonly (readonly string[])[];
+  allowedTarget: readonly string[];
+}
+
+/**
+ * One check of one document. The generated walk keeps the path as a stack of segments (`path`, its depth passed to
+ * each call) and clears `nodes[depth]` whenever it pushes, so `nodes` caches the PathNode of every stack prefix
+ * still current: naming the current node costs O(1) amortised instead of a copy of the stack.
+ */
+export class SemanticRun {
+  readonly findings: Finding[] = [];
+  readonly ids = new Set<string>();
+  readonly uuids = new Set<unknown>();
+  readonly indexes: Record<string, Set<string>> = {};
+  /** Parameter ids of a catalog, when prose insertions are checked. */
+  readonly paramIds: Set<string> | null;
+  private readonly root: PathNode;
+  // allowed-values that share a target node: a value passes when any applicable constraint enumerates it, or when
+  // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
+  // key); matches are remembered per key, misses kept for the final verdict (with their node only when the
+  // constraint is strict: only strict misses are ever reported).
+  private readonly allowedMatches = new Map<unknown, Set<unknown>>();
+  private readonly allowedMisses: unknown[] = []; // rule, container, key, value, node (null when allow-other)
+  private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
+  private lastMatchedKey: unknown = null;
+  private readonly references: unknown[] = []; // rule, index, key, node, label
+  private readonly links: unknown[] = []; // fragment, node
+
+  constructor(
+    private readonly tables: RuleTables,
+    readonly active: Uint8Array,
+    indexNames: readonly string[],
+    readonly path: Segment[],
+    private readonly nodes: (PathNode | undefined)[],
+    checkParameters: boolean,
+  ) {
+    for (const name of indexNames) this.indexes[name] = new Set();
+    this.paramIds = checkParameters ? new Set() : null;
+    nodes.length = 0;
+    this.root = new PathNode(null, path[0]!);
+  }
+
+  /** The node the first `depth` segments of the path name. */
+  nodeAt(depth: number): PathNode {
+    let known = depth - 1;
+    while (known > 0 && this.nodes[known] === undefined) known--;
+    let node = known === 0 ? this.root : this.nodes[known]!;
+    for (let d = known + 1; d < depth; d++) this.nodes[d] = node = node.child(this.path[d]!);
+    return node;
+  }
+
+  report(rule: number, depth: number, message: string): void {
+    this.reportAt(rule, this.nodeAt(depth), message);
+  }
+
+  private reportAt(rule: number, at: PathNode, message: string): void {
+    this.findings.push({ rule, at, message });
+  }
+
+  /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
+  allowed(rule: number, ok: boolean, container: unknown, key: unknown, value: unknown, depth: number): void {
+    if (ok) {
+      if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
+      this.lastMatchedContainer = container;
+      this.lastMatchedKey = key;
+      let matched = this.allowedMatches.get(key);
+      if (matched === undefined) this.allowedMatches.set(key, (matched = new Set()));
+      matched.add(container);
+      return;
+    }
+    const matched = this.allowedMatches.get(key);
+    if (matched === undefined || !matched.has(container)) {
+      this.allowedMisses.push(rule, container, key, value, this.tables.allowOther[rule] ? null : this.nodeAt(depth));
+    }
+  }
+
+  /** An index-has-key reference, resolved in `finish` when every index is complete. */
+  reference(rule: number, index: Set<string>, key: string | null, depth: number, label: string): void {
+    if (key !== null && index.has(key)) return;
+    this.references.push(rule, index, key, this.nodeAt(depth), label);
+  }
+
+  /** A fragment link (#id) whose target is not declared yet; it must name an id or uuid declared in the document. */
+  link(fragment: string, depth: number): void {
+    this.links.push(fragment, this.nodeAt(depth));
+  }
+
+  /** Prose parameter insertions ({{ insert: param, some-id }}) must name a parameter of the catalog. */
+  insertions(text: unknown, rule: number, depth: number): void {
+    if (typeof text !== "string" || text.indexOf("{{") < 0) return;
+    INSERT_PREFIX.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = INSERT_PREFIX.exec(text)) !== null) {
+      INSERT_ID.lastIndex = INSERT_PREFIX.lastIndex;
+      const id = INSERT_ID.exec(text);
+      if (id === null) continue;
+      INSERT_CLOSE.lastIndex = INSERT_ID.lastIndex;
+      if (INSERT_CLOSE.test(text)) {
+        this.reference(rule, this.paramIds!, id[0], depth, "Parameter insertion refers to an undefined parameter id");
+        INSERT_PREFIX.lastIndex = INSERT_CLOSE.lastIndex;
+      } else {
+        INSERT_PREFIX.lastIndex = Math.max(m.index + 1, INSERT_ID.lastIndex - INSERT_SHORTEST_PREFIX + 1);
+      }
+    }
+  }
+
+  /** Decides what waited for the end of the walk; returns the findings in document order. */
+  finish(document: unknown, fragmentRule: number): Finding[] {
+    this.finishAllowedValues();
+    this.finishReferences();
+    this.finishLinks(fragmentRule);
+    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document);
+  }
+
+  private finishAllowedValues(): void {
+    const misses = this.allowedMisses;
+    // Nodes with an unmatched strict miss, then every constraint that missed them (in the order they ran).
+    let unmatched: Map<unknown, Map<unknown, { rules: number[]; value: unknown; at: PathNode }>> | null = null;
+    for (let i = 0; i < misses.length; i += 5) {
+      if (misses[i + 4] === null) continue;
+      const container = misses[i + 1];
+      const key = misses[i + 2];
+      const matched = this.allowedMatches.get(key);
+      if (matched !== undefined && matched.has(container)) continue;
+      if (unmatched === null) unmatched = new Map();
+      let byKey = unmatched.get(container);
+      if (byKey === undefined) unmatched.set(container, (byKey = new Map()));
+      if (!byKey.has(key)) byKey.set(key, { rules: [], value: misses[i + 3], at: misses[i + 4] as PathNode });
+    }
+    if (unmatched === null) return;
+    for (let i = 0; i < misses.length; i += 5) {
+      const miss = unmatched.get(misses[i + 1])?.get(misses[i + 2]);
+      const rule = misses[i] as number;
+      if (miss !== undefined && miss.rules.indexOf(rule) < 0) miss.rules.push(rule);
+    }
+    // Misses by the same constraints share the rule reported and the end of the message.
+    const verdicts = new Map<string, { strict: number; text: string }>();
+    for (const byKey of unmatched.values()) {
+      for (const miss of byKey.values()) {
+        const combination = miss.rules.join(",");
+        let verdict = verdicts.get(combination);
+        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(miss.rules)));
+        this.reportAt(verdict.strict, miss.at, `Value ${EX(miss.value)} ${verdict.text}`);
+      }
+    }
+  }
+
+  /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
+  private allowedVerdict(rules: readonly number[]): { strict: number; text: string } {
+    const { allowOther, allowedValues, allowedTarget, source } = this.tables;
+    let strict = -1;
+    const allowed = new Set<string>();
+    for (const r of rules) {
+      if (strict < 0 && !allowOther[r]) strict = r;
+      for (const value of allowedValues[r]!) allowed.add(value);
+    }
+    const ids = rules.map((r) => source[r]);
+    return { strict, text: `is not allowed for ${allowedTarget[strict]}; allowed: ${listText([...allowed].sort())} [${ids.join(", ")}]` };
+  }
+
+  private finishReferences(): void {
+    const refs = this.references;
+    for (let i = 0; i < refs.length; i += 5) {
+      const index = refs[i + 1] as Set<string>;
+      const key = refs[i + 2] as string | null;
+      if (key !== null && index.has(key)) continue;
+      const rule = refs[i] as number;
+      this.reportAt(rule, refs[i + 3] as PathNode, `${refs[i + 4]}${key === null ? " (empty key)" : ` ${EX(key)}`} [${this.tables.source[rule]}]`);
+    }
+  }
+
+  private finishLinks(rule: number): void {
+    // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice.
+    let reported: Set<PathNode> | null = null;
+    const links = this.links;
+    for (let i = 0; i < links.length; i += 2) {
+      const raw = links[i] as string;
+      if (this.ids.has(raw)) continue;
+      let fragment = raw;
+      try {
+        fragment = decodeURIComponent(fragment);
+      } catch {
+        // keep the raw fragment
+      }
+      if (this.ids.has(fragment)) continue;
+      if (reported === null) reported = new Set(this.findings.map((f) => f.at));
+      const at = links[i + 1] as PathNode;
+      if (!reported.has(at.up!)) this.reportAt(rule, at, `Link target ${EX(`#${raw}`)} does not match any id or uuid in this document`);
+    }
+  }
+
+  /**
+   * Findings in document order: a depth-first pass over the path trie, children by array index or by the order of
+   * the object's keys, findings at a node (in the order they were made) before those below it. Visits only the nodes
+   * on finding paths, iteratively (so deep documents do not exhaust the stack).
+   */
+  private inDocumentOrder(document: unknown): Finding[] {
+    for (const finding of this.findings) {
+      (finding.at.findings ??= []).push(finding);
+      for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
+    }
+    const out: Finding[] = [];
+    const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: isObj(document) ? document[this.root.segment as string] : undefined }];
+    while (pending.length > 0) {
+      const { node, value } = pending.pop()!;
+      if (node.findings !== null) for (const finding of node.findings) out.push(finding);
+      if (node.children === null) continue;
+      const children: PathNode[] = [];
+      for (const child of node.children.values()) if (child.holdsFindings) children.push(child);
+      if (children.length > 1) {
+        const position = positionsIn(value);
+        children.sort((a, b) => position(a.segment) - position(b.segment));
+      }
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i]!;
+        pending.push({ node: child, value: value !== null && typeof value === "object" ? (value as Record<string, unknown>)[child.segment] : undefined });
+      }
+    }
+    return out;
+  }
+}
+
+/** The position of a segment in a JSON value: array index or key order; -1 when it names nothing there. */
+function positionsIn(value: unknown): (segment: Segment) => number {
+  if (Array.isArray(value)) return (segment) => Number(segment);
+  if (!isObj(value)) return () => -1;
+  const order = new Map(Object.keys(value).map((k, j) => [k, j]));
+  return (segment) => order.get(String(segment)) ?? -1;
+}
+
+// Prose parameter insertions: {{ insert: param, some-id }}. One regular expression for the whole took quadratic time
+// on prose such as "{{insert:param,{{insert:param,..." (each start rescans the id to its end), so the id and the
+// closing braces are matched after the prefix; when they do not close, every later prefix that lies wholly inside the
+// same id would fail the same way and is skipped. Linear in the length of the text.
+const INSERT_PREFIX = /\{\{\s*insert:\s*param,\s*/g;
+const INSERT_ID = /[^\s}]+/y;
+const INSERT_CLOSE = /\s*\}\}/y;
+const INSERT_SHORTEST_PREFIX = "{{insert:param,".length;

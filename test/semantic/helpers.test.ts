@@ -1,0 +1,93 @@
+// The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
+// a path stack with the cached node of each depth cleared on push, findings reported at a depth, verdicts at the end.
+import { describe, expect, it } from "vitest";
+import { KEYN, KEYPAT, SemanticRun, type PathNode, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+
+const tables: RuleTables = {
+  source: ["strict-a", "strict-b", "other-c"],
+  allowOther: [false, false, true],
+  allowedValues: [["x"], ["y"], ["z"]],
+  allowedTarget: ["@name", "@name", "@name"],
+};
+
+/** A run over `model` with a helper that sets the path stack as the generated walk does. */
+function runOver(model: string) {
+  const path: Segment[] = [model];
+  const nodes: (PathNode | undefined)[] = [];
+  const run = new SemanticRun(tables, new Uint8Array(3).fill(1), ["ix"], path, nodes, false);
+  const at = (...segments: Segment[]) => {
+    segments.forEach((segment, i) => {
+      path[i + 1] = segment;
+      nodes[i + 1] = undefined;
+    });
+    return segments.length + 1;
+  };
+  return { run, at };
+}
+
+describe("semantic run", () => {
+  it("names findings by escaped JSON Pointers and returns them in document order", () => {
+    const document = { catalog: { b: [{ "a/b~c": 1 }, { q: 2 }], a: 3 } };
+    const { run, at } = runOver("catalog");
+    run.report(0, at("a"), "on a");
+    run.report(1, at("b", 1, "q"), "on q");
+    run.report(0, at("b", 0, "a/b~c"), "on a/b~c");
+    run.report(2, at("b"), "on b");
+    run.report(0, at(), "on the root");
+    const found = run.finish(document, 0);
+    expect(found.map((f) => [f.at.pointer, f.message])).toEqual([
+      ["/catalog", "on the root"],
+      ["/catalog/b", "on b"],
+      ["/catalog/b/0/a~1b~0c", "on a/b~c"],
+      ["/catalog/b/1/q", "on q"],
+      ["/catalog/a", "on a"],
+    ]);
+  });
+
+  it("passes a value one of several allowed-values constraints enumerates, and reports a miss of all once", () => {
+    const { run, at } = runOver("catalog");
+    const accepted = { name: "y" };
+    const rejected = { name: "w" };
+    run.allowed(0, false, accepted, "name", "y", at("parts", 0, "name"));
+    run.allowed(1, true, accepted, "name", "y", at("parts", 0, "name"));
+    run.allowed(0, false, rejected, "name", "w", at("parts", 1, "name"));
+    run.allowed(2, false, rejected, "name", "w", at("parts", 1, "name"));
+    const found = run.finish({ catalog: { parts: [accepted, rejected] } }, 0);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ rule: 0, message: 'Value "w" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]' });
+    expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
+  });
+
+  it("resolves references after the walk, against keys indexed later", () => {
+    const { run, at } = runOver("catalog");
+    const index = run.indexes["ix"]!;
+    run.reference(1, index, "later", at("links", 0), "refers to a missing key:");
+    run.reference(1, index, "never", at("links", 1), "refers to a missing key:");
+    index.add("later");
+    const found = run.finish({ catalog: { links: [{}, {}] } }, 0);
+    expect(found.map((f) => [f.at.pointer, f.message])).toEqual([["/catalog/links/1", 'refers to a missing key: "never" [strict-b]']]);
+  });
+
+  it("reports a fragment link only when no id or uuid of the document matches it", () => {
+    const { run, at } = runOver("catalog");
+    run.link("sec%201", at("links", 0, "href"));
+    run.link("nowhere", at("links", 1, "href"));
+    run.ids.add("sec 1");
+    const found = run.finish({ catalog: { links: [{ href: "#sec%201" }, { href: "#nowhere" }] } }, 2);
+    expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([[2, "/catalog/links/1/href"]]);
+  });
+});
+
+describe("index keys", () => {
+  it("joins key fields, and gives no key when every field is empty", () => {
+    expect(KEYN(["a", undefined, "b"])).toBe("a\u001f\u0000\u001fb");
+    expect(KEYN([undefined, null])).toBeNull();
+  });
+
+  it("takes the first capturing group of a full match", () => {
+    const re = /^(?:#(.*))$/;
+    expect(KEYPAT(re, "#abc")).toBe("abc");
+    expect(KEYPAT(re, "abc")).toBeNull();
+    expect(KEYPAT(re, "#")).toBeNull();
+  });
+});
