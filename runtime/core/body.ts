@@ -1,6 +1,7 @@
 // Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
 import { Buffer } from "node:buffer";
 import { asciiJsonText } from "./json-text.js";
+import { byteOrderMarkLength } from "./json-bytes.js";
 import { locateSyntaxError } from "./json-syntax.js";
 import { hasLoneSurrogate, NESTING_TOO_DEEP, scanJsonBytes, textFindings, type ByteScan } from "./json-structure.js";
 import type { ValidationIssue } from "./report.js";
@@ -80,7 +81,7 @@ export const XML_NOT_SUPPORTED: BodyError = {
 
 /** True when the first character after a byte-order mark and whitespace is `<`: an XML declaration or element. */
 export function startsLikeXml(bytes: Uint8Array): boolean {
-  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let i = byteOrderMarkLength(bytes);
   while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++;
   return bytes[i] === 0x3c;
 }

@@ -8,6 +8,7 @@
 // escaped name or a suspicious escape) is walked again, on its text, to name the exact findings and their paths.
 import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
 
 /** Deepest nesting of arrays and objects validated (the root object is level 1). Real OSCAL nests about 20 levels. */
 export const MAX_NESTING_DEPTH = 256;
@@ -30,13 +31,6 @@ export interface ByteScan {
   needsTextPass: boolean;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 const U = 0x75;
 /** Objects with more names than this keep them in a Set rather than a list searched from the start. */
 const LISTED_NAMES = 16;

@@ -1,5 +1,6 @@
 // Locates the first JSON syntax error (RFC 8259) in a text that JSON.parse rejected, as a line and column, without
 // quoting the text: V8's own messages embed a snippet of the document, which must never reach a response or a log.
+import { CLOSE_ARRAY, CLOSE_OBJECT, OPEN_ARRAY, OPEN_OBJECT } from "./json-bytes.js";
 
 export interface SyntaxErrorLocation {
   line: number;
@@ -37,10 +38,6 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - lineStart + 1 };
 }
 
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 
 /** Returns the offset of trailing garbage (text.length when there is none), or throws Located. */
 function scanDocument(text: string): number {

@@ -6,6 +6,7 @@
 // why callers locate syntax errors on the properly decoded text. The one place an escape would change the verdict, a
 // non-ASCII character right after a backslash, is left to the decoder.
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
+import { byteOrderMarkLength } from "./json-bytes.js";
 
 // Non-ASCII characters are rare and clustered: large blocks find them, and only the small blocks that hold one are
 // rewritten byte by byte.
@@ -28,7 +29,7 @@ const asciiDecoder = new TextDecoder("utf-8");
  */
 export function asciiJsonText(bytes: Uint8Array): string | undefined {
   if (!isUtf8(bytes)) return undefined;
-  const start = hasByteOrderMark(bytes) ? 3 : 0;
+  const start = byteOrderMarkLength(bytes);
   if (isAscii(bytes.subarray(start))) return asciiDecoder.decode(bytes.subarray(start));
 
   // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
@@ -74,10 +75,6 @@ function outputBuffer(size: number): Buffer {
   if (size > KEPT_OUTPUT_BYTES) return Buffer.allocUnsafe(size);
   if (keptOutput.length < size) keptOutput = Buffer.allocUnsafe(Math.max(size, Math.min(KEPT_OUTPUT_BYTES, keptOutput.length * 2)));
   return keptOutput;
-}
-
-function hasByteOrderMark(bytes: Uint8Array): boolean {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
 /**

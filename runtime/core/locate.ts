@@ -3,6 +3,7 @@
 // parses an escaped copy of the text, whose offsets differ), and it walks into a container only when a finding lies
 // inside it: everything else is skipped bracket by bracket.
 import type { ValidationIssue } from "./report.js";
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, LINE_FEED, OPEN_ARRAY, OPEN_OBJECT, QUOTE, byteOrderMarkLength } from "./json-bytes.js";
 
 export interface SourcePosition {
   /** 1-based; lines end at LF (a CR before it belongs to the line it ends). */
@@ -79,21 +80,9 @@ function pointerTree(requests: readonly LocationRequest[]): PointerNode {
   return root;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const LINE_FEED = 0x0a;
 
 const isWhitespace = (b: number): boolean => b === 0x20 || b === LINE_FEED || b === 0x0d || b === 0x09;
 const utf8 = new TextDecoder("utf-8");
-
-function byteOrderMarkLength(bytes: Uint8Array): number {
-  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-}
 
 interface Frame {
   node: PointerNode;
