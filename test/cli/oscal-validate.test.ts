@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { repoRoot } from "../../compiler/paths.js";
 import { deeplyNestedCatalog } from "../http/support/documents.js";
 
@@ -83,7 +84,7 @@ describe("oscal-validate", () => {
     expect(result).toMatchObject({
       ruleId: "nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern",
       level: "error",
-      locations: [{ physicalLocation: { artifactLocation: { uri: invalid } }, logicalLocations: [{ fullyQualifiedName: "/catalog/uuid" }] }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: pathToFileURL(invalid).href } }, logicalLocations: [{ fullyQualifiedName: "/catalog/uuid" }] }],
     });
     expect(sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toContain(result.ruleId);
   });
