@@ -83,7 +83,8 @@ function positiveInteger(option: string, value: string): number {
 
 /** parseArgs explains errors in its own words; the CLI names the option and points at --help. */
 function parseError(error: NodeJS.ErrnoException): UsageError {
-  const option = /'(-[^ ']*)/.exec(error.message)?.[1];
+  // "Unknown option '--x'", "Option '-o, --output <value>' argument missing": the long name where there is one.
+  const option = /'(?:-\w, )?(-[^ ']*)/.exec(error.message)?.[1];
   switch (error.code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
       return new UsageError(`unknown option ${option ?? error.message}`);

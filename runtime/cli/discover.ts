@@ -53,10 +53,17 @@ function hasDiscoveredExtension(file: string): boolean {
   return DISCOVERED_EXTENSIONS.some((extension) => lower.endsWith(extension));
 }
 
+/** Patterns with a slash match the whole path; without one, a file or directory name at any depth, as in .gitignore. */
+function exclusion(patterns: readonly string[]): (file: string) => boolean {
+  const byPath = patterns.filter((pattern) => pattern.includes("/")).map(withoutDotSlash);
+  const byName = patterns.filter((pattern) => !pattern.includes("/"));
+  const matchesPath = byPath.length > 0 ? picomatch(byPath, { dot: true }) : () => false;
+  const matchesName = byName.length > 0 ? picomatch(byName, { dot: true }) : () => false;
+  return (file) => matchesPath(withoutDotSlash(file)) || matchesName(path.posix.basename(file));
+}
+
 export function discoverFiles(inputs: readonly string[], excludePatterns: readonly string[]): Discovery {
-  // Patterns without a slash match a file or directory name at any depth, as in .gitignore.
-  const excludeMatcher = excludePatterns.length > 0 ? picomatch([...excludePatterns], { basename: true, dot: true }) : undefined;
-  const excluded = (file: string) => excludeMatcher !== undefined && excludeMatcher(withoutDotSlash(file));
+  const excluded = exclusion(excludePatterns);
   const found: string[] = [];
   const unmatched = new Set<string>();
   for (const input of inputs) {
