@@ -1,15 +1,16 @@
-// Validates many files on worker threads, one file at a time per worker, so a tree of files uses every core. Results
-// come back by input position: output order never depends on which worker finished first.
+// Validates many files on all cores: this thread and `jobs - 1` worker threads take files from one queue, so a tree
+// of files uses every core while a single file costs no thread start-up. Results are stored by input position:
+// output order never depends on which thread finished first.
 import { Worker } from "node:worker_threads";
 import { validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
 import type { FileJob, FileAnswer } from "./validation-worker.js";
 
 const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
 
-/**
- * Validates `files` with `jobs` threads (in this thread when `jobs` is 1 or there is a single file) and calls
- * `onDone` as each finishes. Resolves to the outcomes in the order of `files`.
- */
+/** Files a worker holds at once, so it never waits for this thread (busy validating) to hand it the next one. */
+const JOBS_IN_FLIGHT_PER_WORKER = 2;
+
+/** Validates `files` with `jobs` threads in all, calling `onDone` as each finishes; resolves in the order of `files`. */
 export async function validateFiles(
   files: readonly string[],
   settings: ValidationSettings,
@@ -17,36 +18,42 @@ export async function validateFiles(
   onDone: (doneCount: number, file: string) => void,
 ): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = new Array(files.length);
-  const threads = Math.min(jobs, files.length);
-  if (threads <= 1) {
-    files.forEach((file, index) => {
-      outcomes[index] = validateFile(file, settings);
-      onDone(index + 1, file);
-    });
-    return outcomes;
-  }
   let next = 0;
   let done = 0;
+  const take = () => (next < files.length ? next++ : undefined);
+  const finish = (index: number, outcome: FileOutcome) => {
+    outcomes[index] = outcome;
+    onDone(++done, outcome.file);
+  };
+
   const runWorker = () =>
     new Promise<void>((resolve, reject) => {
       const worker = new Worker(WORKER_URL, { workerData: settings });
+      let inFlight = 0;
       const dispatch = () => {
-        if (next >= files.length) {
-          void worker.terminate().then(() => resolve());
-          return;
+        const index = take();
+        if (index !== undefined) {
+          inFlight++;
+          worker.postMessage({ index, file: files[index]! } satisfies FileJob);
+        } else if (inFlight === 0) {
+          void worker.terminate().then(() => resolve(), reject);
         }
-        const job: FileJob = { index: next, file: files[next]! };
-        next++;
-        worker.postMessage(job);
       };
       worker.on("message", ({ index, outcome }: FileAnswer) => {
-        outcomes[index] = outcome;
-        onDone(++done, outcome.file);
+        inFlight--;
+        finish(index, outcome);
         dispatch();
       });
       worker.on("error", reject);
-      dispatch();
+      for (let i = 0; i < JOBS_IN_FLIGHT_PER_WORKER; i++) dispatch();
     });
-  await Promise.all(Array.from({ length: threads }, runWorker));
+
+  const workers = Array.from({ length: Math.min(jobs, files.length) - 1 }, runWorker);
+  // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
+  for (let index = take(); index !== undefined; index = take()) {
+    finish(index, validateFile(files[index]!, settings));
+    if (workers.length > 0) await new Promise((resume) => setImmediate(resume));
+  }
+  await Promise.all(workers);
   return outcomes;
 }
