@@ -1,0 +1,49 @@
+// The CLI over a tree of 500+ files: wall time with --jobs 1 (in-process) against the default (a worker thread per
+// core), at both levels. Run with `npx tsx bench/cli-tree.ts` after `make build`; OSCAL_BENCH_RUNS sets the runs per
+// figure (default 3), OSCAL_BENCH_FILES the tree size (default 504).
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { listCorpus, repoRoot } from "../test/helpers/corpus.js";
+import { timeSpawns } from "./timing.js";
+
+/** Documents this size or smaller make up the tree, so it stays small on disk while holding every model. */
+const MAX_DOCUMENT_BYTES = 300 * 1024;
+
+function buildTree(fileCount: number): string {
+  const root = mkdtempSync(path.join(tmpdir(), "oscal-cli-tree-"));
+  const documents = listCorpus().filter((document) => document.size <= MAX_DOCUMENT_BYTES);
+  for (let index = 0; index < fileCount; index++) {
+    const document = documents[index % documents.length]!;
+    const target = path.join(root, `copy-${Math.floor(index / documents.length)}`, document.file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    copyFileSync(document.absolutePath, target);
+  }
+  return root;
+}
+
+function main(): void {
+  const runs = Number(process.env.OSCAL_BENCH_RUNS ?? 3);
+  const fileCount = Number(process.env.OSCAL_BENCH_FILES ?? 504);
+  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+  const tree = buildTree(fileCount);
+  try {
+    process.stdout.write(`tree: ${fileCount} files from the corpus (documents up to ${MAX_DOCUMENT_BYTES / 1024} KiB); ${availableParallelism()} cores; median of ${runs} runs\n`);
+    for (const level of ["schema", "full"]) {
+      const args = (jobs: string[]) => [cli, "--level", level, "--format", "json", ...jobs, tree];
+      // The corpus holds invalid documents, so the expected status is whatever the first run says.
+      const expectedStatus = spawnSync(process.execPath, args(["--jobs", "1"]), { stdio: "ignore" }).status ?? 0;
+      const inProcess = timeSpawns(runs, args(["--jobs", "1"]), expectedStatus);
+      const threaded = timeSpawns(runs, args([]), expectedStatus);
+      process.stdout.write(
+        `level ${level}: --jobs 1 ${(inProcess.median / 1000).toFixed(2)} s, default --jobs ${(threaded.median / 1000).toFixed(2)} s: ` +
+          `${(inProcess.median / threaded.median).toFixed(2)}x faster\n`,
+      );
+    }
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+main();
