@@ -37,8 +37,9 @@ const manyFindingsFile = put(cwd, "big/many findings.json", MANY_FINDINGS_CATALO
 put(cwd, "My SSP.json", INVALID_CATALOG);
 put(cwd, "sub/a#b.json", VALID_CATALOG);
 put(cwd, "not-oscal.json", "[1, 2]");
+put(cwd, "broken.json", '{\n  "catalog": }');
 put(cwd, "warned.json", WARNING_ONLY_CATALOG);
-const inputs = ["My SSP.json", "sub/a#b.json", outsideFile, "-", "big/many findings.json", "missing.json", "not-oscal.json", "warned.json"];
+const inputs = ["My SSP.json", "sub/a#b.json", outsideFile, "-", "big/many findings.json", "missing.json", "not-oscal.json", "broken.json", "warned.json"];
 
 function sarifOf(args: string[], input = JSON.stringify(INVALID_CATALOG)) {
   const result = run(["--format", "sarif", ...args], { cwd, input });
@@ -115,6 +116,9 @@ describe("oscal-validate --format sarif", () => {
       expect.objectContaining({ level: "error", descriptor: { id: "ERR_UNREADABLE_INPUT" }, message: { text: "Cannot read missing.json: ENOENT." } }),
     ]);
     expect(resultsFor(mixed.sarif, "not-oscal.json")).toEqual([expect.objectContaining({ ruleId: "ERR_UNKNOWN_MODEL", level: "error" })]);
+    const [broken] = resultsFor(mixed.sarif, "broken.json");
+    expect(broken).toMatchObject({ ruleId: "ERR_INVALID_JSON", message: { text: expect.stringMatching(/^Not well-formed JSON: .* at line 2, column 14\.$/) } });
+    expect(broken!.locations[0]!.physicalLocation.region).toEqual({ startLine: 2, startColumn: 14 });
   });
 
   it("describes every rule it uses, with help and a documentation link, semantic rules from the rule catalog", () => {
