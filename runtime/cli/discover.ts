@@ -14,7 +14,7 @@ export interface Discovery {
   unmatched: Set<string>;
 }
 
-/** Directories a walk never enters: tool and VCS state, and dependencies. */
+/** Entries a walk never visits: hidden files and directories (tool and VCS state), and dependencies. */
 function skippedEntry(name: string): boolean {
   return name.startsWith(".") || name === "node_modules";
 }

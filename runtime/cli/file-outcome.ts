@@ -57,7 +57,7 @@ export function unreadable(file: string, reason: string): FileOutcome {
   return { file, error: { code: ERR_UNREADABLE_INPUT, detail: `Cannot read ${file === STDIN ? "standard input" : file}: ${reason}.` } };
 }
 
-export function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): FileOutcome {
+function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): FileOutcome {
   const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
   const validate = coreEntryPoint(format);
   if (validate === undefined) {

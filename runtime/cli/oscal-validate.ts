@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // oscal-validate: validates OSCAL files and trees with the same core as the HTTP service, for CI jobs and terminals.
-import { readFileSync } from "node:fs";
 import { versionLine } from "../package-info.js";
 import { parseCommandLine, USAGE, UsageError, type ValidateCommand } from "./arguments.js";
 import { discoverFiles } from "./discover.js";
-import { STDIN, unreadable, validateBytesOf, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
+import { STDIN, unreadable, validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
 import { formatGithub } from "./github-output.js";
 import { formatJson } from "./json-output.js";
 import { formatJunit } from "./junit-output.js";
@@ -20,25 +19,17 @@ function usageError(message: string): never {
   process.exit(EXIT_USAGE);
 }
 
-/** Standard input is read here, once; files are read by whichever thread validates them. */
+/** Standard input is read by this thread, after the files; each file by whichever thread validates it. */
 async function validateAll(files: readonly string[], settings: ValidationSettings, jobs: number): Promise<FileOutcome[]> {
   const showProgress = process.stderr.isTTY === true && files.length > 1;
   const onDone = (done: number, file: string) => {
     if (showProgress) process.stderr.write(`\r\x1b[2K[${done}/${files.length}] ${file}`);
   };
   const stdinIndex = files.indexOf(STDIN);
-  const fromFiles = await validateFiles(files.filter((file) => file !== STDIN), settings, jobs, onDone);
-  if (stdinIndex >= 0) {
-    let stdinOutcome: FileOutcome;
-    try {
-      stdinOutcome = validateBytesOf(STDIN, readFileSync(0), settings);
-    } catch (error) {
-      stdinOutcome = unreadable(STDIN, (error as NodeJS.ErrnoException).code ?? "read error");
-    }
-    fromFiles.splice(stdinIndex, 0, stdinOutcome);
-  }
+  const outcomes = await validateFiles(files.filter((file) => file !== STDIN), settings, jobs, onDone);
+  if (stdinIndex >= 0) outcomes.splice(stdinIndex, 0, validateFile(STDIN, settings));
   if (showProgress) process.stderr.write("\r\x1b[2K");
-  return fromFiles;
+  return outcomes;
 }
 
 function render(command: ValidateCommand, outcomes: readonly FileOutcome[], exitCode: number, elapsedMs: number): string {
