@@ -7,8 +7,8 @@ import type { FileJob, FileAnswer } from "./validation-worker.js";
 
 const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
 
-/** Files a worker holds at once, so it never waits for this thread (busy validating) to hand it the next one. */
-const JOBS_IN_FLIGHT_PER_WORKER = 2;
+/** Files a worker holds at once, so it rarely waits while this thread, busy validating a large file, cannot hand it more. */
+const JOBS_IN_FLIGHT_PER_WORKER = 4;
 
 /** Validates `files` with `jobs` threads in all, calling `onDone` as each finishes; resolves in the order of `files`. */
 export async function validateFiles(
