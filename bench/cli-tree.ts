@@ -4,11 +4,11 @@
 // Each thread pays a fixed warm-up (loading and compiling the validators it meets), so the gain grows with the work
 // per file: trees of small documents gain less.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { listCorpus, repoRoot } from "../test/helpers/corpus.js";
-import { timeSpawns } from "./timing.js";
+import { summarize, timeSpawns } from "./timing.js";
 
 /** The corpus cycled into `fileCount` copies; returns the tree's root and size. */
 function buildTree(fileCount: number, maxBytes: number): { root: string; bytes: number } {
@@ -38,13 +38,23 @@ function main(): void {
       const args = (jobs: string[]) => [cli, "--level", level, "--format", "json", ...jobs, tree];
       // The corpus holds invalid documents, so the expected status is whatever the first run says.
       const expectedStatus = spawnSync(process.execPath, args(["--jobs", "1"]), { stdio: "ignore" }).status ?? 0;
-      const inProcess = timeSpawns(runs, args(["--jobs", "1"]), expectedStatus);
-      const threaded = timeSpawns(runs, args([]), expectedStatus);
+      // Alternated, so that both see the same load on a shared machine.
+      const inProcessSamples: number[] = [];
+      const threadedSamples: number[] = [];
+      for (let run = 0; run < runs; run++) {
+        inProcessSamples.push(timeSpawns(1, args(["--jobs", "1"]), expectedStatus).median);
+        threadedSamples.push(timeSpawns(1, args([]), expectedStatus).median);
+      }
+      const inProcess = summarize(inProcessSamples);
+      const threaded = summarize(threadedSamples);
       process.stdout.write(
         `level ${level}: --jobs 1 ${(inProcess.median / 1000).toFixed(2)} s, default --jobs ${(threaded.median / 1000).toFixed(2)} s: ` +
           `${(inProcess.median / threaded.median).toFixed(2)}x faster\n`,
       );
     }
+    // Threads only help when the cores are free: with other busy processes, the scheduler's share for this one caps
+    // the gain, so the figures say how busy the machine was.
+    process.stdout.write(`load average (1 min) at the end: ${loadavg()[0]!.toFixed(2)}\n`);
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
