@@ -1,5 +1,4 @@
 // The oscal-validate command line: options, their checks, and usage errors worded for a terminal.
-import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import type { Level, Severity } from "../core/report.js";
 import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
@@ -23,7 +22,8 @@ export interface ValidateCommand {
   stdinFormat: InputFormat;
   format: OutputFormat;
   output: string | undefined;
-  jobs: number;
+  /** Threads the user asked for; absent, the pool sizes itself to the input (see worker-pool.ts). */
+  jobs: number | undefined;
   failOn: Severity;
   /** The cap a user asked for; absent, every finding is reported. */
   maxIssues: number | undefined;
@@ -49,7 +49,8 @@ Validation:
   --input-format json|yaml how standard input is parsed (default json); files go by their extension
   --exclude PATTERN        skip files and directories matching PATTERN (a glob; repeatable; without a slash it
                            matches a name at any depth)
-  -j, --jobs N             validate on N threads (default: the available parallelism); 1 validates in-process
+  -j, --jobs N             validate on N threads; 1 validates in-process (default: one thread per 32 MB of
+                           input, up to the available parallelism, as each thread pays a start-up cost)
 
 Output:
   -f, --format FORMAT      text (default), json (an array of reports, each with "file"), sarif (SARIF 2.1.0),
@@ -153,7 +154,7 @@ export function parseCommandLine(args: readonly string[]): Command {
     stdinFormat: oneOf("input-format", values["input-format"], INPUT_FORMATS),
     format: oneOf("format", values.format, OUTPUT_FORMATS),
     output: values.output,
-    jobs: values.jobs === undefined ? availableParallelism() : positiveInteger("jobs", values.jobs),
+    jobs: values.jobs === undefined ? undefined : positiveInteger("jobs", values.jobs),
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
     maxIssues,
     docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),

@@ -12,7 +12,7 @@ import { toSarif } from "./sarif.js";
 import { emit, exitQuietlyOnClosedPipe, wantsColor } from "./terminal.js";
 import { formatText } from "./text-output.js";
 import { EXIT_USAGE, EXIT_VALID, exitCodeOf, summaryLine } from "./verdict.js";
-import { validateFiles } from "./worker-pool.js";
+import { defaultThreads, validateFiles } from "./worker-pool.js";
 
 function usageError(message: string): never {
   process.stderr.write(`oscal-validate: ${message}\nRun "oscal-validate --help" for usage.\n`);
@@ -20,13 +20,14 @@ function usageError(message: string): never {
 }
 
 /** Standard input is read by this thread, after the files; each file by whichever thread validates it. */
-async function validateAll(files: readonly string[], settings: ValidationSettings, jobs: number): Promise<FileOutcome[]> {
+async function validateAll(files: readonly string[], settings: ValidationSettings, jobs: number | undefined): Promise<FileOutcome[]> {
   const showProgress = process.stderr.isTTY === true && files.length > 1;
   const onDone = (done: number, file: string) => {
     if (showProgress) process.stderr.write(`\r\x1b[2K[${done}/${files.length}] ${file}`);
   };
   const stdinIndex = files.indexOf(STDIN);
-  const outcomes = await validateFiles(files.filter((file) => file !== STDIN), settings, jobs, onDone);
+  const fromFiles = files.filter((file) => file !== STDIN);
+  const outcomes = await validateFiles(fromFiles, settings, jobs ?? defaultThreads(fromFiles), onDone);
   if (stdinIndex >= 0) outcomes.splice(stdinIndex, 0, validateFile(STDIN, settings));
   if (showProgress) process.stderr.write("\r\x1b[2K");
   return outcomes;
