@@ -1,8 +1,8 @@
-// The CLI over a tree of 500+ files: wall time with --jobs 1 (in-process) against the default (a worker thread per
-// core), at both levels. Run with `npx tsx bench/cli-tree.ts` after `make build`; OSCAL_BENCH_RUNS sets the runs per
-// figure (default 3), OSCAL_BENCH_FILES the tree size (default 504), OSCAL_BENCH_MAX_KIB leaves out larger documents.
-// Each thread pays a fixed warm-up (loading and compiling the validators it meets), so the gain grows with the work
-// per file: trees of small documents gain less.
+// The CLI over a tree of 500+ files: wall time with --jobs 1 (in-process) against the default (one thread per 32 MB
+// of input, up to one per core), at both levels. Run with `npx tsx bench/cli-tree.ts` after `make build`;
+// OSCAL_BENCH_RUNS sets the runs per figure (default 3), OSCAL_BENCH_FILES the tree size (default 504),
+// OSCAL_BENCH_MAX_KIB leaves out larger documents. Each thread pays a fixed warm-up (loading and compiling the
+// validators it meets), so the gain grows with the work per file: a tree of small documents stays on one thread.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
