@@ -39,6 +39,8 @@ export interface ValidateOptions {
   level?: Level;
   /** Default-off semantic rule ids to enable; only with level `full`. */
   rules?: readonly string[];
+  /** Most findings a report lists (`issueCount` still counts all): 200 by default, as the service's; `Infinity` for all. */
+  maxIssues?: number;
   /** How bytes and text are written: `json` (default) or `yaml` (OSCAL's YAML form). Ignored for parsed values. */
   format?: "json" | "yaml";
 }
@@ -60,7 +62,7 @@ export interface ValidationError {
 
 export type ValidationResult = { kind: "report"; report: ValidationReport } | { kind: "error"; error: ValidationError };
 
-const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules", "format"]);
+const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules", "format", "maxIssues"]);
 
 /**
  * Validates one OSCAL JSON document. A `string` is JSON text (not bytes); a `Uint8Array` (or Buffer) is UTF-8 bytes;
@@ -97,15 +99,18 @@ function checkOptionShapes(options: unknown): CheckedOptions {
   const unknownName = Object.keys(options).find((name) => !OPTION_NAMES.has(name));
   if (unknownName !== undefined) {
     const shown = unknownName.slice(0, 40);
-    return optionProblem(shown, `Unknown option "${shown}": the options are level, rules and format.`);
+    return optionProblem(shown, `Unknown option "${shown}": the options are level, rules, format and maxIssues.`);
   }
-  const { level, rules, format } = options as Record<string, unknown>;
+  const { level, rules, format, maxIssues } = options as Record<string, unknown>;
   if (level !== undefined && typeof level !== "string") return optionProblem("level", 'The level must be "schema" or "full".');
   if (format !== undefined && format !== "json" && format !== "yaml") return optionProblem("format", 'The format must be "json" or "yaml".');
+  if (maxIssues !== undefined && !(typeof maxIssues === "number" && maxIssues >= 0 && (Number.isInteger(maxIssues) || maxIssues === Infinity))) {
+    return optionProblem("maxIssues", "The maxIssues option must be a whole number of at least 0, or Infinity.");
+  }
   if (rules !== undefined && !(Array.isArray(rules) && rules.every((id) => typeof id === "string"))) {
     return optionProblem("rules", "The rules must be an array of semantic rule id strings.");
   }
-  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined, format: format as "json" | "yaml" | undefined } };
+  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined, format: format as "json" | "yaml" | undefined, maxIssues: maxIssues as number | undefined } };
 }
 
 function optionProblem(parameter: string, detail: string): CheckedOptions {

@@ -1,107 +1,93 @@
 #!/usr/bin/env node
-// oscal-validate: validates OSCAL JSON files with the same core as the HTTP service, for CI jobs and terminals.
-import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { validateBytes, resolveOptions, VALIDATOR_RELEASE, type ValidateOptions } from "../core/validate.js";
-import type { Level } from "../core/report.js";
-import { toSarif, type FileOutcome } from "./sarif.js";
+// oscal-validate: validates OSCAL files and trees with the same core as the HTTP service, for CI jobs and terminals.
+import { versionLine } from "../package-info.js";
+import { parseCommandLine, USAGE, UsageError, type ValidateCommand } from "./arguments.js";
+import { discoverFiles } from "./discover.js";
+import { STDIN, unreadable, validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
+import { formatGithub } from "./github-output.js";
+import { formatJson } from "./json-output.js";
+import { formatJunit } from "./junit-output.js";
+import { formatRules } from "./rules-output.js";
+import { toSarif } from "./sarif.js";
+import { emit, exitQuietlyOnClosedPipe, wantsColor } from "./terminal.js";
 import { formatText } from "./text-output.js";
+import { EXIT_USAGE, EXIT_VALID, exitCodeOf, summaryLine } from "./verdict.js";
+import { defaultThreads, validateFiles } from "./worker-pool.js";
 
-const USAGE = `Usage: oscal-validate [--level schema|full] [--rules ID,...] [--format text|json|sarif] FILE...
-
-Validates OSCAL ${VALIDATOR_RELEASE} JSON documents. FILE may be - for standard input.
-
-  --level schema|full   schema: the OSCAL JSON schemas (default); full: schema plus OSCAL constraint checks
-  --rules ID,...        enable default-off semantic rules (with --level full)
-  --format text|json|sarif
-                        text (default), a JSON array of reports (each with "file"), or SARIF 2.1.0
-  -h, --help            show this help
-
-Exit status: 0 all inputs valid, 1 any input invalid, 2 usage error or unreadable input.
-`;
-
-const EXIT_VALID = 0;
-const EXIT_INVALID = 1;
-const EXIT_USAGE = 2;
-
-function fail(message: string): never {
-  process.stderr.write(`oscal-validate: ${message}\n\n${USAGE}`);
+function usageError(message: string): never {
+  process.stderr.write(`oscal-validate: ${message}\nRun "oscal-validate --help" for usage.\n`);
   process.exit(EXIT_USAGE);
 }
 
-function parseCommandLine(): { files: string[]; options: ValidateOptions; format: "text" | "json" | "sarif" } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        level: { type: "string" },
-        rules: { type: "string" },
-        format: { type: "string", default: "text" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (parsed.values.help) {
-    process.stdout.write(USAGE);
-    process.exit(EXIT_VALID);
-  }
-  const format = parsed.values.format;
-  if (format !== "text" && format !== "json" && format !== "sarif") fail(`unknown --format "${format}"`);
-  if (parsed.positionals.length === 0) fail("no input files");
-  const options: ValidateOptions = {
-    level: parsed.values.level as Level | undefined,
-    rules: parsed.values.rules?.split(",").map((id) => id.trim()).filter((id) => id !== ""),
-  };
-  const resolved = resolveOptions(options);
-  if (!resolved.ok) fail(resolved.error.detail);
-  return { files: parsed.positionals, options, format };
-}
-
-function readInput(file: string): Buffer {
-  return file === "-" ? readFileSync(0) : readFileSync(file);
-}
-
-function validateFile(file: string, options: ValidateOptions): { outcome: FileOutcome; unreadable: boolean } {
-  let bytes: Buffer;
-  try {
-    bytes = readInput(file);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? "read error";
-    return { outcome: { file, error: { code: "ERR_UNREADABLE_INPUT", detail: `Cannot read ${file === "-" ? "standard input" : file}: ${reason}.` } }, unreadable: true };
-  }
-  const result = validateBytes(bytes, options);
-  if (result.kind === "report") return { outcome: { file, report: result.report }, unreadable: false };
-  const { code, detail } = result.error;
-  const resolution = result.kind === "body-error" ? result.error.resolution : undefined;
-  return { outcome: { file, error: { code, detail, ...(resolution === undefined ? {} : { resolution }) } }, unreadable: false };
-}
-
-function main(): void {
-  const { files, options, format } = parseCommandLine();
+/** Standard input is read by this thread, after the files; each file by whichever thread validates it. */
+async function validateAll(files: readonly string[], settings: ValidationSettings, jobs: number | undefined): Promise<FileOutcome[]> {
   const showProgress = process.stderr.isTTY === true && files.length > 1;
-  const outcomes: FileOutcome[] = [];
-  let exitCode = EXIT_VALID;
-  files.forEach((file, index) => {
-    if (showProgress) process.stderr.write(`\r\x1b[2K[${index + 1}/${files.length}] ${file}`);
-    const { outcome, unreadable } = validateFile(file, options);
-    outcomes.push(outcome);
-    if (unreadable) exitCode = EXIT_USAGE;
-    else if ((outcome.error || !outcome.report!.valid) && exitCode === EXIT_VALID) exitCode = EXIT_INVALID;
-  });
+  const onDone = (done: number, file: string) => {
+    if (showProgress) process.stderr.write(`\r\x1b[2K[${done}/${files.length}] ${file}`);
+  };
+  const stdinIndex = files.indexOf(STDIN);
+  const fromFiles = files.filter((file) => file !== STDIN);
+  const outcomes = await validateFiles(fromFiles, settings, jobs ?? defaultThreads(fromFiles), onDone);
+  if (stdinIndex >= 0) outcomes.splice(stdinIndex, 0, validateFile(STDIN, settings));
   if (showProgress) process.stderr.write("\r\x1b[2K");
-
-  if (format === "json") {
-    const entries = outcomes.map(({ file, report, error }) => (report ? { file, ...report } : { file, error }));
-    process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
-  } else if (format === "sarif") {
-    process.stdout.write(`${JSON.stringify(toSarif(outcomes, VALIDATOR_RELEASE), null, 2)}\n`);
-  } else {
-    process.stdout.write(formatText(outcomes, process.stdout.isTTY === true));
-  }
-  process.exitCode = exitCode;
+  return outcomes;
 }
 
-main();
+function render(command: ValidateCommand, outcomes: readonly FileOutcome[], exitCode: number, elapsedMs: number): string {
+  switch (command.format) {
+    case "json":
+      return formatJson(outcomes);
+    case "sarif":
+      return `${JSON.stringify(toSarif(outcomes, { cwd: process.cwd(), docsBaseUrl: command.docsBaseUrl, exitCode }), null, 2)}\n`;
+    case "github":
+      return formatGithub(outcomes);
+    case "junit":
+      return formatJunit(outcomes, command.failOn, elapsedMs);
+    case "text":
+      return formatText(outcomes, command.output === undefined && wantsColor(process.stdout));
+  }
+}
+
+async function runValidate(command: ValidateCommand): Promise<void> {
+  const started = performance.now();
+  const { files, unmatched } = discoverFiles(command.inputs, command.exclude);
+  const settings: ValidationSettings = { options: command.options, stdinFormat: command.stdinFormat };
+  const outcomes = (await validateAll(files, settings, command.jobs)).map((outcome) =>
+    unmatched.has(outcome.file) ? unreadable(outcome.file, "no file matches this pattern") : outcome,
+  );
+  const exitCode = exitCodeOf(outcomes, command.failOn);
+  process.exitCode = exitCode;
+  const elapsedMs = performance.now() - started;
+  const writeError = emit(render(command, outcomes, exitCode, elapsedMs), command.output);
+  process.stderr.write(`${summaryLine(outcomes, elapsedMs)}\n`);
+  if (writeError !== undefined) usageError(writeError);
+}
+
+async function main(): Promise<void> {
+  exitQuietlyOnClosedPipe();
+  let command;
+  try {
+    command = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) usageError(error.message);
+    throw error;
+  }
+  switch (command.command) {
+    case "help":
+      process.stdout.write(USAGE);
+      break;
+    case "version":
+      process.stdout.write(`${versionLine("oscal-validate")}\n`);
+      break;
+    case "rules": {
+      const writeError = emit(formatRules(command.format), command.output);
+      if (writeError !== undefined) usageError(writeError);
+      process.exitCode = EXIT_VALID;
+      break;
+    }
+    case "validate":
+      await runValidate(command);
+  }
+}
+
+await main();

@@ -19,6 +19,8 @@ export interface ValidateOptions {
   rules?: readonly string[];
   /** Pins the OSCAL specification version; only the release the validators target is accepted. */
   oscalVersion?: string;
+  /** Most findings a report lists (`issueCount` still counts all); the service's MAX_REPORTED_ISSUES when absent. */
+  maxIssues?: number;
 }
 
 export interface OptionError {
@@ -36,6 +38,7 @@ export type ValidationOutcome =
 export interface ResolvedOptions {
   level: Level;
   rules: ActiveRules | undefined;
+  maxIssues?: number;
 }
 
 export const VALIDATOR_RELEASE: string = manifest.validator;
@@ -60,12 +63,13 @@ export function resolveOptions(options: ValidateOptions = {}): { ok: true; optio
   if (requested.length > 0 && level !== "full") {
     return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "rules", detail: 'The "rules" parameter selects semantic rules and is valid only together with level=full.' } };
   }
-  if (level === "schema") return { ok: true, options: { level, rules: undefined } };
+  const { maxIssues } = options;
+  if (level === "schema") return { ok: true, options: { level, rules: undefined, maxIssues } };
   const rules = resolveSemanticRules(requested);
   if (!rules.ok) {
     return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "rules", detail: `Unknown semantic rule id "${rules.unknownId.slice(0, 60)}".` } };
   }
-  return { ok: true, options: { level, rules: rules.active } };
+  return { ok: true, options: { level, rules: rules.active, maxIssues } };
 }
 
 export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
@@ -139,6 +143,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
     semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
   }
   if (textFindings.length > 0) issues = [...textFindings, ...issues];
+  const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
   const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
   const report: ValidationReport = {
     valid: !issues.some((issue) => issue.severity === "error"),
@@ -146,9 +151,9 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
     oscalVersion,
     level: options.level,
     complete,
-    issues: issues.slice(0, MAX_REPORTED_ISSUES).map(boundedIssue),
+    issues: issues.slice(0, maxIssues).map(boundedIssue),
     issueCount: issues.length,
-    truncated: issues.length > MAX_REPORTED_ISSUES,
+    truncated: issues.length > maxIssues,
     meta: {
       engine: manifest.engine,
       validator: VALIDATOR_RELEASE,

@@ -1,31 +1,16 @@
 // The CLI as CI jobs use it: a real process over real files, exit codes, JSON and SARIF output.
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { repoRoot } from "../../compiler/paths.js";
+import { pathToFileURL } from "node:url";
 import { deeplyNestedCatalog } from "../http/support/documents.js";
+import { INVALID_CATALOG, put, run, tempDir, VALID_CATALOG } from "./support.js";
 
-const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
-const dir = mkdtempSync(path.join(tmpdir(), "oscal-cli-"));
-const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
-const metadata = { title: "CLI test", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };
+const dir = tempDir("basic");
+const file = (name: string, content: unknown) => put(dir, name, content);
 
-function file(name: string, content: unknown): string {
-  const target = path.join(dir, name);
-  writeFileSync(target, typeof content === "string" ? content : JSON.stringify(content));
-  return target;
-}
-
-const valid = file("valid.json", { catalog: { uuid, metadata } });
-const invalid = file("invalid.json", { catalog: { uuid: "nope", metadata } });
+const valid = file("valid.json", VALID_CATALOG);
+const invalid = file("invalid.json", INVALID_CATALOG);
 const notJson = file("broken.json", '{"catalog": ');
-
-function run(args: string[], input?: string) {
-  const result = spawnSync(process.execPath, [cli, ...args], { input, encoding: "utf8" });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe("oscal-validate", () => {
   it("exits 0 when every input is valid", () => {
@@ -69,7 +54,7 @@ describe("oscal-validate", () => {
   });
 
   it("reads standard input for -", () => {
-    const { status, stdout } = run(["--format", "json", "-"], JSON.stringify({ catalog: { uuid, metadata } }));
+    const { status, stdout } = run(["--format", "json", "-"], { input: JSON.stringify(VALID_CATALOG) });
     expect(status).toBe(0);
     expect(JSON.parse(stdout)).toEqual([expect.objectContaining({ file: "-", valid: true })]);
   });
@@ -83,7 +68,7 @@ describe("oscal-validate", () => {
     expect(result).toMatchObject({
       ruleId: "nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern",
       level: "error",
-      locations: [{ physicalLocation: { artifactLocation: { uri: invalid } }, logicalLocations: [{ fullyQualifiedName: "/catalog/uuid" }] }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: pathToFileURL(invalid).href } }, logicalLocations: [{ fullyQualifiedName: "/catalog/uuid" }] }],
     });
     expect(sarif.runs[0].tool.driver.rules.map((rule: { id: string }) => rule.id)).toContain(result.ruleId);
   });

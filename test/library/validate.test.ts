@@ -65,6 +65,17 @@ describe("validate(input, options)", () => {
     expect(errorOf(validate(yaml, { format: "xml" as "yaml" }))).toMatchObject({ code: "ERR_UNSUPPORTED_PARAMETER", parameter: "format" });
   });
 
+  it("maxIssues caps the findings a report lists, while issueCount and truncated tell the whole", () => {
+    const many = JSON.stringify({ catalog: Object.fromEntries(Array.from({ length: 250 }, (_, index) => [`unknown-${index}`, 1])) });
+    const capped = reportOf(validate(many));
+    expect(capped).toMatchObject({ truncated: true });
+    expect(capped.issues).toHaveLength(200);
+    const all = reportOf(validate(many, { maxIssues: Infinity }));
+    expect(all).toMatchObject({ truncated: false, issueCount: capped.issueCount });
+    expect(all.issues).toHaveLength(capped.issueCount);
+    expect(reportOf(validate(many, { maxIssues: 3 })).issues).toHaveLength(3);
+  });
+
   it("level full with an enabled default-off rule runs the semantic layer", () => {
     const report = reportOf(validate(VALID_CATALOG, { level: "full", rules: ["CTL-005.a"] }));
     expect(report).toMatchObject({ level: "full", complete: true, valid: true });
@@ -143,6 +154,8 @@ describe("options from untyped callers: ERR_UNSUPPORTED_PARAMETER naming the opt
     ["rules holding a number", { level: "full", rules: [5] }, "rules"],
     ["rules without level full", { rules: ["CTL-005.a"] }, "rules"],
     ["an unknown rule id", { level: "full", rules: ["NOPE-001.a"] }, "rules"],
+    ["a negative maxIssues", { maxIssues: -1 }, "maxIssues"],
+    ["a fractional maxIssues", { maxIssues: 1.5 }, "maxIssues"],
     ["options whose getter throws", Object.defineProperty({}, "level", { enumerable: true, get: () => { throw new Error("boom"); } }), "options"],
   ];
   it.each(cases)("%s", (_, options, parameter) => {
@@ -184,7 +197,8 @@ describe("bad input gets the error the CLI and the HTTP service give", () => {
     writeFileSync(file, bytes);
     const run = spawnSync(process.execPath, [cli, "--format", "json", file], { encoding: "utf8" });
     const [fromCli] = JSON.parse(run.stdout) as { error: { code: string; detail: string } }[];
-    expect(fromCli!.error).toMatchObject({ code: fromBytes.code, detail: fromBytes.detail });
+    // The same problem, in a terminal's words: the CLI was handed a file, not a request body.
+    expect(fromCli!.error).toMatchObject({ code: fromBytes.code, detail: fromBytes.detail.replace(/^The body is not/, "Not") });
 
     const response = await post(service.url(VALIDATE), Buffer.from(bytes));
     const problem = (await response.json()) as { code: string; detail: string };

@@ -103,8 +103,8 @@ describe("the installed bins", () => {
     expect(report).toMatchObject({ file: corpusFile, valid: true, model: "catalog", level: "full", oscalVersion: "1.1.2" });
   });
 
-  it("oscal-keys and oscal-validator-server print their version line", () => {
-    for (const name of ["oscal-keys", "oscal-validator-server"]) {
+  it("every bin prints its version line", () => {
+    for (const name of ["oscal-validate", "oscal-keys", "oscal-validator-server"]) {
       const { status, stdout } = run(bin(name), ["--version"]);
       expect(status).toBe(0);
       expect(stdout).toBe(`${versionLine(name)}\n`);

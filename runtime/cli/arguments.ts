@@ -1,0 +1,162 @@
+// The oscal-validate command line: options, their checks, and usage errors worded for a terminal.
+import { parseArgs } from "node:util";
+import type { Level, Severity } from "../core/report.js";
+import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
+import { OSCAL_RELEASE } from "../package-info.js";
+import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
+
+export const OUTPUT_FORMATS = ["text", "json", "sarif", "github", "junit"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const RULES_FORMATS = ["text", "json"] as const;
+export type RulesFormat = (typeof RULES_FORMATS)[number];
+
+/** Where SARIF rules and the tool record link to: the service's documentation pages. */
+export const DEFAULT_DOCS_BASE_URL = "http://localhost:8080";
+
+export interface ValidateCommand {
+  command: "validate";
+  inputs: string[];
+  exclude: string[];
+  options: ValidateOptions;
+  stdinFormat: InputFormat;
+  format: OutputFormat;
+  output: string | undefined;
+  /** Threads the user asked for; absent, the pool sizes itself to the input (see worker-pool.ts). */
+  jobs: number | undefined;
+  failOn: Severity;
+  /** The cap a user asked for; absent, every finding is reported. */
+  maxIssues: number | undefined;
+  docsBaseUrl: string;
+}
+
+export type Command =
+  | ValidateCommand
+  | { command: "rules"; format: RulesFormat; output: string | undefined }
+  | { command: "help" }
+  | { command: "version" };
+
+export const USAGE = `Usage: oscal-validate [OPTION]... PATH...
+       oscal-validate rules [--format text|json]
+
+Validates OSCAL ${OSCAL_RELEASE} JSON documents. PATH is a file, a directory (searched for .json, .yaml and .yml
+files; hidden directories and node_modules are skipped), a glob such as 'ssp/**/*.json' (quoted or not), or - for
+standard input. "rules" lists the semantic rules that --level full runs and --rules enables.
+
+Validation:
+  --level schema|full      schema: the OSCAL JSON schemas (default); full: also the OSCAL constraint checks
+  --rules ID,...           enable default-off semantic rules (with --level full; see "oscal-validate rules")
+  --input-format json|yaml how standard input is parsed (default json); files go by their extension
+  --exclude PATTERN        skip files and directories matching PATTERN (a glob; repeatable; without a slash it
+                           matches a name at any depth)
+  -j, --jobs N             validate on N threads; 1 validates in-process (default: one thread per 32 MB of
+                           input, up to the available parallelism, as each thread pays a start-up cost)
+
+Output:
+  -f, --format FORMAT      text (default), json (an array of reports, each with "file"), sarif (SARIF 2.1.0),
+                           github (GitHub Actions workflow commands) or junit (JUnit XML)
+  -o, --output FILE        write the output to FILE instead of standard output
+  --max-issues N           report at most N findings per file (default: all); every format says when it cut
+  --fail-on error|warning  exit 1 when any finding has this severity or a higher one (default error)
+  --docs-base-url URL      where SARIF rules link to for help (default ${DEFAULT_DOCS_BASE_URL})
+  -h, --help               show this help
+  -V, --version            show the version, the OSCAL release and the rule manifest checksum
+
+A summary line goes to standard error. Colours are used on a terminal, never when NO_COLOR is set; FORCE_COLOR
+forces them.
+
+Exit status: 0 every input valid; 1 a finding at or above --fail-on, or an input that is not an OSCAL JSON
+document; 2 a usage error or an unreadable input.
+`;
+
+export class UsageError extends Error {}
+
+function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`--${option} must be one of ${allowed.join(", ")}; got "${value}"`);
+}
+
+function positiveInteger(option: string, value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1) throw new UsageError(`--${option} must be a whole number of at least 1; got "${value}"`);
+  return number;
+}
+
+/** parseArgs explains errors in its own words; the CLI names the option and points at --help. */
+function parseError(error: NodeJS.ErrnoException): UsageError {
+  // "Unknown option '--x'", "Option '-o, --output <value>' argument missing": the long name where there is one.
+  const option = /'(?:-\w, )?(-[^ ']*)/.exec(error.message)?.[1];
+  switch (error.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return new UsageError(`unknown option ${option ?? error.message}`);
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return new UsageError(option ? `option ${option} needs a value` : error.message);
+    default:
+      return new UsageError(error.message);
+  }
+}
+
+/** Core option errors name HTTP parameters; these name the options. */
+function optionError(error: OptionError): UsageError {
+  if (error.parameter === "rules" && !error.detail.startsWith("Unknown")) return new UsageError("--rules selects semantic rules and works only with --level full");
+  if (error.parameter === "rules") return new UsageError(`--rules: ${error.detail} "oscal-validate rules" lists them.`);
+  return new UsageError(`--${error.parameter}: ${error.detail}`);
+}
+
+export function parseCommandLine(args: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        level: { type: "string" },
+        rules: { type: "string" },
+        "input-format": { type: "string", default: "json" },
+        exclude: { type: "string", multiple: true, default: [] },
+        jobs: { type: "string", short: "j" },
+        format: { type: "string", short: "f", default: "text" },
+        output: { type: "string", short: "o" },
+        "max-issues": { type: "string" },
+        "fail-on": { type: "string", default: "error" },
+        "docs-base-url": { type: "string", default: DEFAULT_DOCS_BASE_URL },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "V" },
+      },
+    });
+  } catch (error) {
+    throw parseError(error as NodeJS.ErrnoException);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { command: "help" };
+  if (values.version) return { command: "version" };
+  if (positionals[0] === "rules") {
+    if (positionals.length > 1) throw new UsageError(`"rules" takes no arguments; got "${positionals[1]}"`);
+    return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output };
+  }
+  if (positionals.length === 0) throw new UsageError("no input files (give a file, directory or glob, or - for standard input)");
+  const maxIssues = values["max-issues"] === undefined ? undefined : positiveInteger("max-issues", values["max-issues"]);
+  const options: ValidateOptions = {
+    level: values.level as Level | undefined,
+    rules: values.rules?.split(",").map((id) => id.trim()).filter((id) => id !== ""),
+    maxIssues: maxIssues ?? Number.POSITIVE_INFINITY,
+  };
+  const resolved = resolveOptions(options);
+  if (!resolved.ok) throw optionError(resolved.error);
+  const docsBaseUrl = values["docs-base-url"];
+  if (!URL.canParse(docsBaseUrl)) throw new UsageError(`--docs-base-url must be an absolute URL; got "${docsBaseUrl}"`);
+  return {
+    command: "validate",
+    inputs: positionals,
+    exclude: values.exclude,
+    options,
+    stdinFormat: oneOf("input-format", values["input-format"], INPUT_FORMATS),
+    format: oneOf("format", values.format, OUTPUT_FORMATS),
+    output: values.output,
+    jobs: values.jobs === undefined ? undefined : positiveInteger("jobs", values.jobs),
+    failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
+    maxIssues,
+    docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),
+  };
+}

@@ -1,0 +1,19 @@
+// Which parser an input goes to: JSON files to the core's byte entry point, YAML files to the core's YAML entry point.
+import { validateBytes, type ValidateOptions } from "../core/validate.js";
+import { validateYamlBytes, type YamlValidationOutcome } from "../core/yaml.js";
+
+export type InputFormat = "json" | "yaml";
+
+export const INPUT_FORMATS: readonly InputFormat[] = ["json", "yaml"];
+
+/** Extensions a directory walk picks up. */
+export const DISCOVERED_EXTENSIONS: readonly string[] = [".json", ".yaml", ".yml"];
+
+export function inputFormatOf(file: string): InputFormat {
+  return /\.ya?ml$/i.test(file) ? "yaml" : "json";
+}
+
+/** The core entry point for a format (a JSON outcome is a YAML outcome without YAML's own body errors). */
+export function coreEntryPoint(format: InputFormat): (bytes: Uint8Array, options: ValidateOptions) => YamlValidationOutcome {
+  return format === "yaml" ? validateYamlBytes : validateBytes;
+}

@@ -1,0 +1,73 @@
+// Validates many files on all cores: this thread and `jobs - 1` worker threads take files from one queue, so a tree
+// of files uses every core while a single file costs no thread start-up. Results are stored by input position:
+// output order never depends on which thread finished first.
+import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
+import type { FileJob, FileAnswer } from "./validation-worker.js";
+
+const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
+
+/** Files a worker holds at once, so it rarely waits while this thread, busy validating a large file, cannot hand it more. */
+const JOBS_IN_FLIGHT_PER_WORKER = 4;
+
+/**
+ * A thread pays a fixed start-up (loading and compiling the validators it meets, about a third of a second of CPU),
+ * which validating some 15 MB of documents takes; below twice that, a second thread costs more than it saves.
+ */
+const BYTES_PER_THREAD = 32 * 1024 * 1024;
+
+/** Threads worth starting for `files` when the user did not say: one per 32 MB, up to the available parallelism. */
+export function defaultThreads(files: readonly string[]): number {
+  const bytes = files.reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
+  return Math.max(1, Math.min(availableParallelism(), Math.ceil(bytes / BYTES_PER_THREAD)));
+}
+
+/** Validates `files` with `jobs` threads in all, calling `onDone` as each finishes; resolves in the order of `files`. */
+export async function validateFiles(
+  files: readonly string[],
+  settings: ValidationSettings,
+  jobs: number,
+  onDone: (doneCount: number, file: string) => void,
+): Promise<FileOutcome[]> {
+  const outcomes: FileOutcome[] = new Array(files.length);
+  let next = 0;
+  let done = 0;
+  const take = () => (next < files.length ? next++ : undefined);
+  const finish = (index: number, outcome: FileOutcome) => {
+    outcomes[index] = outcome;
+    onDone(++done, outcome.file);
+  };
+
+  const runWorker = () =>
+    new Promise<void>((resolve, reject) => {
+      const worker = new Worker(WORKER_URL, { workerData: settings });
+      let inFlight = 0;
+      const dispatch = () => {
+        const index = take();
+        if (index !== undefined) {
+          inFlight++;
+          worker.postMessage({ index, file: files[index]! } satisfies FileJob);
+        } else if (inFlight === 0) {
+          void worker.terminate().then(() => resolve(), reject);
+        }
+      };
+      worker.on("message", ({ index, outcome }: FileAnswer) => {
+        inFlight--;
+        finish(index, outcome);
+        dispatch();
+      });
+      worker.on("error", reject);
+      for (let i = 0; i < JOBS_IN_FLIGHT_PER_WORKER; i++) dispatch();
+    });
+
+  const workers = Array.from({ length: Math.min(jobs, files.length) - 1 }, runWorker);
+  // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
+  for (let index = take(); index !== undefined; index = take()) {
+    finish(index, validateFile(files[index]!, settings));
+    if (workers.length > 0) await new Promise((resume) => setImmediate(resume));
+  }
+  await Promise.all(workers);
+  return outcomes;
+}

@@ -1,0 +1,68 @@
+// Shared by the CLI tests: the built CLI run as a child process, temporary trees of real files, and documents.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { repoRoot } from "../../compiler/paths.js";
+
+export const CLI = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+
+const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
+const metadata = { title: "CLI test", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };
+
+export const VALID_CATALOG = { catalog: { uuid, metadata } };
+export const INVALID_CATALOG = { catalog: { uuid: "nope", metadata } };
+/** Schema-valid; --level full warns once (a back-matter resource with neither rlink nor base64), with no error. */
+export const WARNING_ONLY_CATALOG = { catalog: { uuid, metadata, "back-matter": { resources: [{ uuid: "5a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b" }] } } };
+/** 1,600 empty controls, each missing its id and title: 3,200 findings. */
+export const MANY_FINDINGS_CATALOG = { catalog: { uuid, metadata, controls: Array.from({ length: 1600 }, () => ({})) } };
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(tmpdir(), `oscal-cli-${prefix}-`));
+}
+
+/** Writes `content` (JSON-serialized unless a string) to `dir/name`, creating directories; returns the path. */
+export function put(dir: string, name: string, content: unknown): string {
+  const target = path.join(dir, name);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, typeof content === "string" ? content : JSON.stringify(content));
+  return target;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  input?: string;
+  /** Added to an environment without NO_COLOR and FORCE_COLOR, so colour depends only on the test. */
+  env?: Record<string, string>;
+}
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (!("NO_COLOR" in extra)) delete env.NO_COLOR;
+  if (!("FORCE_COLOR" in extra)) delete env.FORCE_COLOR;
+  return env;
+}
+
+export function run(args: readonly string[], options: RunOptions = {}): RunResult {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, input: options.input ?? "", encoding: "utf8", env: environment(options.env), maxBuffer: 256 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs the CLI and closes its standard output after the first chunk, as `| head -c 10` does. */
+export function runClosingStdoutEarly(args: readonly string[], options: RunOptions = {}): Promise<{ status: number | null; stderr: string; firstChunk: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: environment(options.env), stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  let firstChunk = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdout.once("data", (chunk: Buffer) => {
+    firstChunk = chunk.subarray(0, 10).toString();
+    child.stdout.destroy();
+  });
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stderr, firstChunk })));
+}
