@@ -97,7 +97,7 @@ function healthCheck(port: number): number | null {
 describe("the installed bins", () => {
   it("oscal-validate --format json gives the corpus document's verdict", () => {
     const { status, stdout, stderr } = run(bin("oscal-validate"), ["--format", "json", "--level", "full", corpusFile]);
-    expect(stderr).toBe("");
+    expect(stderr).toMatch(/^oscal-validate: 1 file: 1 valid, 0 invalid, 0 not validated; 0 errors, 0 warnings; \d+\.\d\d s\n$/);
     expect(status).toBe(0);
     const [report] = JSON.parse(stdout) as Record<string, unknown>[];
     expect(report).toMatchObject({ file: corpusFile, valid: true, model: "catalog", level: "full", oscalVersion: "1.1.2" });
