@@ -1,11 +1,13 @@
 // The validation page in a real browser against the real service: both modes, the findings shown in place, nothing
 // sent in the browser mode, the API's Problems shown as returned, and the large NIST catalog at level full.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { get, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { repoRoot } from "../../compiler/paths.js";
 import { validate, type ValidationReport } from "../../runtime/index.js";
 import { startService, type TestService } from "../http/support/service.js";
@@ -122,12 +124,25 @@ describe("the validation page", () => {
     expect(fetched.some((path) => /\/validate\/assets\/mapping-collection-/.test(path))).toBe(true);
   });
 
+  it("reads the YAML form of a document and places its findings in the YAML text", async () => {
+    const yamlText = stringify(JSON.parse(readFileSync(INVALID_DOCUMENT, "utf8")));
+    const yamlFile = join(mkdtempSync(join(tmpdir(), "oscal-yaml-")), "mapping.yaml");
+    writeFileSync(yamlFile, yamlText);
+    const expected = validate(yamlText, { level: "full", format: "yaml" });
+    if (expected.kind !== "report") throw new Error(expected.error.code);
+    await validateOnPage(page, { file: yamlFile, level: "full", mode: "browser" });
+    expect(await page.isChecked('input[name="format"][value="yaml"]')).toBe(true);
+    expect((await shownFindings(page)).map(({ path, position }) => [path, position])).toEqual(expected.report.issues.map((issue) => [issue.path, `${issue.line}:${issue.column}`]));
+    expect(withoutDuration(await shownReport(page))).toEqual(withoutDuration(expected.report));
+  });
+
   it("links semantic rule ids to the rule catalog", async () => {
     // A schema-valid catalog with a semantic finding: a link to a resource that the document does not hold.
     const document = JSON.stringify({ catalog: { uuid: "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b", metadata: { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1", "oscal-version": "1.2.2", links: [{ href: "#missing", rel: "reference" }] } } }, null, 2);
     const expected = validate(document, { level: "full" });
     if (expected.kind !== "report") throw new Error(expected.error.code);
     await page.fill("#text", document);
+    await page.check('input[name="format"][value="json"]');
     await page.check('input[name="mode"][value="browser"]');
     await page.click("#submit");
     await page.waitForSelector("#verdict");
