@@ -5,6 +5,8 @@ import type { ValidationIssue, ValidationReport } from "../core/report.js";
 import type { InputError, ValidationRequest, WorkerMessage } from "./worker-protocol.js";
 
 const SEMANTIC_RULE_ID = /^[A-Z]+-\d{3}\.[a-z]+$/;
+/** Larger opened files are validated as opened but not put in the text box, which would make the page sluggish. */
+const EDITABLE_BYTES = 1024 * 1024;
 const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After"];
 
 function element<T extends HTMLElement>(id: string): T {
@@ -38,10 +40,11 @@ function showApiKeyField(): void {
 async function openFile(file: File): Promise<void> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   opened = { name: file.name, bytes };
-  textInput.value = new TextDecoder().decode(bytes);
+  textInput.value = bytes.length <= EDITABLE_BYTES ? new TextDecoder().decode(bytes) : "";
   if (/\.ya?ml$/i.test(file.name)) (form.elements.namedItem("format") as RadioNodeList).value = "yaml";
   else if (/\.json$/i.test(file.name)) (form.elements.namedItem("format") as RadioNodeList).value = "json";
-  setStatus(`Opened ${file.name} (${bytes.length.toLocaleString("en")} bytes).`);
+  const shown = bytes.length <= EDITABLE_BYTES ? "" : " It is too large to show in the text box, and is validated as opened.";
+  setStatus(`Opened ${file.name} (${bytes.length.toLocaleString("en")} bytes).${shown}`);
 }
 
 function documentBytes(): Uint8Array {
@@ -230,37 +233,61 @@ function findingItem(issue: ValidationIssue): HTMLLIElement {
   return item;
 }
 
+/** Longer sources are shown around their marked lines only: laying out megabytes of text stalls the page for seconds. */
+const FULL_SOURCE_LINES = 5000;
+const FULL_SOURCE_CHARACTERS = 512 * 1024;
+const CONTEXT_LINES = 3;
+/** In a shortened source, longer lines (minified JSON is one line) are cut here. */
+const SHOWN_LINE_CHARACTERS = 1000;
+
 /**
- * The source with each marked line as its own element and everything between as plain text, so a large document
- * costs a few nodes rather than one per line.
+ * The source with each marked line as its own element and everything between as plain text, so a document costs a
+ * few nodes rather than one per line.
  */
 function renderSource(text: string, marks: Map<number, string[]>): void {
-  add(results, "h3", "Source");
+  const lines = text.split(/\r\n|\r|\n/);
+  const whole = lines.length <= FULL_SOURCE_LINES && text.length <= FULL_SOURCE_CHARACTERS;
+  const shown = (line: string): string => (whole || line.length <= SHOWN_LINE_CHARACTERS ? line : `${line.slice(0, SHOWN_LINE_CHARACTERS)}…`);
+  if (!whole && marks.size === 0) return;
+  add(results, "h3", whole ? "Source" : `Source (${lines.length.toLocaleString("en")} lines; shown around the findings)`);
   const source = add(results, "pre", undefined, "source");
   source.id = "source";
   source.tabIndex = 0;
   source.setAttribute("aria-label", "Document source");
-  const lines = text.split(/\r\n|\r|\n/);
+  const near = new Set<number>();
+  if (!whole) for (const line of marks.keys()) for (let n = line - CONTEXT_LINES; n <= line + CONTEXT_LINES; n++) near.add(n);
+  // Runs of plain lines and runs of left-out lines alternate; each run is written out when the other kind begins.
   let plain: string[] = [];
-  const flush = (): void => {
-    if (plain.length > 0) source.append(plain.join("\n") + "\n");
+  let skipped = 0;
+  const writePlain = (): void => {
+    if (plain.length > 0) source.append(`${plain.join("\n")}\n`);
     plain = [];
+  };
+  const writeGap = (): void => {
+    if (skipped > 0) add(source, "span", `… ${skipped.toLocaleString("en")} lines …\n`, "gap");
+    skipped = 0;
   };
   lines.forEach((line, index) => {
     const number = index + 1;
     const notes = marks.get(number);
-    if (notes === undefined) {
-      plain.push(line);
-      return;
+    if (notes !== undefined) {
+      writePlain();
+      writeGap();
+      const mark = add(source, "mark", `${shown(line)}\n`);
+      mark.id = `line-${number}`;
+      mark.tabIndex = -1;
+      mark.dataset.line = String(number);
+      mark.title = notes.join("\n");
+    } else if (whole || near.has(number)) {
+      writeGap();
+      plain.push(shown(line));
+    } else {
+      writePlain();
+      skipped++;
     }
-    flush();
-    const mark = add(source, "mark", `${line}\n`);
-    mark.id = `line-${number}`;
-    mark.tabIndex = -1;
-    mark.dataset.line = String(number);
-    mark.title = notes.join("\n");
   });
-  flush();
+  writePlain();
+  writeGap();
 }
 
 // --- Input: file, drop, paste ---------------------------------------------------------------------------------------

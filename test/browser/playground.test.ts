@@ -137,8 +137,9 @@ describe("the validation page", () => {
   });
 
   it("links semantic rule ids to the rule catalog", async () => {
-    // A schema-valid catalog with a semantic finding: a link to a resource that the document does not hold.
-    const document = JSON.stringify({ catalog: { uuid: "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b", metadata: { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1", "oscal-version": "1.2.2", links: [{ href: "#missing", rel: "reference" }] } } }, null, 2);
+    // A schema-valid catalog with a semantic finding: a link to a resource that the document does not hold. Its first
+    // key is not the model, so the worker learns which validators to fetch only from the parsed document.
+    const document = JSON.stringify({ $schema: "https://example.com/oscal-catalog-schema.json", catalog: { uuid: "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b", metadata: { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1", "oscal-version": "1.2.2", links: [{ href: "#missing", rel: "reference" }] } } }, null, 2);
     const expected = validate(document, { level: "full" });
     if (expected.kind !== "report") throw new Error(expected.error.code);
     await page.fill("#text", document);
@@ -177,6 +178,11 @@ describe("the validation page", () => {
     const expected = libraryReport(SP800_53, "full");
     expect(await page.textContent("#verdict")).toBe(expected.valid ? "Valid" : "Not valid");
     expect(withoutDuration(await shownReport(page))).toEqual(withoutDuration(expected));
+    // A long source is shown around its findings only: each finding's line, a few lines either side, gaps between.
+    expect(expected.issues.length).toBeGreaterThan(0);
+    expect(await page.textContent("#source")).toContain("lines …");
+    for (const issue of expected.issues) expect(await page.getAttribute(`#line-${issue.line}`, "data-line")).toBe(String(issue.line));
+    expect(await page.$eval("#source", (source) => source.textContent!.split("\n").length)).toBeLessThan(100);
 
     const phone = await browser.newPage({ viewport: { width: 375, height: 740 }, isMobile: true });
     await phone.goto(service.url("/validate"));
