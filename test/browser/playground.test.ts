@@ -152,6 +152,32 @@ describe("the validation page", () => {
     for (const finding of findings) expect(finding.ruleLink).toBe(`/docs/rules#${encodeURIComponent(finding.rule)}`);
   });
 
+  it("takes a dropped file, and works with the keyboard alone", async () => {
+    const fresh = await browser.newPage();
+    await fresh.goto(service.url("/validate"));
+    const text = readFileSync(INVALID_DOCUMENT, "utf8");
+    const drop = await fresh.evaluateHandle((content) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], "dropped.json", { type: "application/json" }));
+      return transfer;
+    }, text);
+    await fresh.dispatchEvent("#drop-zone", "drop", { dataTransfer: drop });
+    await expect.poll(() => fresh.inputValue("#text")).toBe(text);
+    // From the text box, Tab reaches each choice group, the rules, then the button; Enter validates.
+    await fresh.focus("#text");
+    const stops: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await fresh.keyboard.press("Tab");
+      stops.push(await fresh.evaluate(() => (document.activeElement as HTMLInputElement).name || document.activeElement!.id));
+    }
+    expect(stops).toEqual(["format", "level", "mode", "rules", "submit"]);
+    await fresh.keyboard.press("Enter");
+    await fresh.waitForSelector("#verdict");
+    expect(await fresh.evaluate(() => document.activeElement?.id)).toBe("verdict");
+    expect(await fresh.textContent("#verdict")).toBe("Not valid");
+    await fresh.close();
+  });
+
   it("gives the same reports through the API, with its rate-limit headers, then shows its 429 Problem as returned", async () => {
     await validateOnPage(page, { file: VALID_DOCUMENT, level: "full", mode: "api" });
     expect(await page.textContent("#verdict")).toBe("Valid");
