@@ -18,7 +18,7 @@ interface BundleIndex {
   files: string[];
 }
 
-export const PLAYGROUND_CSP =
+const PLAYGROUND_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; worker-src 'self'; img-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 

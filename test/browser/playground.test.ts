@@ -216,7 +216,7 @@ describe("the validation page", () => {
     await phone.click("#submit");
     await phone.waitForSelector("#findings");
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await phone.screenshot({ path: join(SCREENSHOTS, "phone.png"), fullPage: false });
+    await phone.screenshot({ path: join(SCREENSHOTS, "phone.png"), fullPage: true });
     await phone.close();
   }, 120_000);
 
@@ -237,6 +237,8 @@ describe("the validation page", () => {
       expect(answer.headers.vary).toBe("Accept-Encoding");
     }
     expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect((await rawGet(service.url(script), "gzip;q=0, identity")).headers["content-encoding"]).toBeUndefined();
+    expect((await rawGet(service.url(script), "*")).headers["content-encoding"]).toBe("gzip");
     expect(compressed.headers["content-encoding"]).toBe("gzip");
     expect(compressed.body.length).toBeLessThan(plain.body.length);
     expect(gunzipSync(compressed.body)).toEqual(plain.body);
