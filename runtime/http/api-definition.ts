@@ -19,6 +19,9 @@ export const PATHS = {
   errors: "/docs/errors",
   permissions: "/docs/permissions",
   rules: "/docs/rules",
+  playground: "/validate",
+  /** Prefix of the validation page's scripts and stylesheet (content-hashed file names, made by the build). */
+  playgroundAssets: "/validate/assets/",
   health: "/healthz",
   ready: "/readyz",
 } as const;

@@ -31,6 +31,7 @@ function page(title: string, baseUrl: string, body: string): string {
     [PATHS.permissions, "Permissions"],
     [PATHS.rules, "Rules"],
     [PATHS.openapi, "OpenAPI"],
+    [PATHS.playground, "Validate a document"],
   ]
     .map(([path, label]) => `<a href="${baseUrl}${path}">${label}</a>`)
     .join(" · ");
@@ -82,6 +83,8 @@ ${rateHeaders}
 <ul><li><code>GET ${PATHS.index}</code>: discovery index.</li>
 <li><code>GET ${PATHS.openapi}</code> (and <code>${PATHS.openapiVersioned}</code>): OpenAPI 3.1 description.</li>
 <li><code>GET ${PATHS.rules}</code>: the <a href="${baseUrl}${PATHS.rules}">semantic rule catalog</a>, an anchor per rule id.</li>
+<li><code>GET ${PATHS.playground}</code>: a <a href="${baseUrl}${PATHS.playground}">validation page</a> for people: open, drop or paste a
+document and see every finding in place, checked in the browser (nothing uploaded) or through this API.</li>
 <li><code>GET ${PATHS.health}</code>: liveness; <code>GET ${PATHS.ready}</code>: readiness.</li></ul>
 <h2>CORS</h2>
 <p>Every response carries <code>Access-Control-Allow-Origin: *</code> and exposes ${EXPOSED_HEADERS.map((h) => `<code>${h}</code>`).join(", ")}.

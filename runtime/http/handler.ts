@@ -14,6 +14,7 @@ import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
 import { describeError, log } from "./log.js";
 import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
+import { acceptsGzip, type StaticResource } from "./static-content.js";
 import type { BodySink, Exchange, OutgoingResponse, RequestHandler, RequestHead } from "./transport.js";
 import type { ValidationAnswer } from "./validation-protocol.js";
 
@@ -28,7 +29,7 @@ export interface RequestSample {
 
 export interface HandlerParts {
   baseUrl: string;
-  staticResponses: ReadonlyMap<string, OutgoingResponse>;
+  staticResponses: ReadonlyMap<string, StaticResource>;
   access: AccessControl;
   /** Resolves `cancelled` once `signal` aborts. */
   validate(bytes: Uint8Array, options: ValidateOptions, signal: AbortSignal): Promise<ValidationAnswer>;
@@ -73,7 +74,10 @@ export class ServiceHandler implements RequestHandler {
     if (method === "OPTIONS") return { kind: "respond", response: this.readPreflight };
     // HEAD answers as GET does; the adapters send no body for it (RFC 9110, 9.3.2).
     if (method !== "GET" && method !== "HEAD") return { kind: "respond", response: this.readMethodNotAllowed };
-    if (resource !== undefined) return { kind: "respond", response: resource };
+    if (resource !== undefined) {
+      const response = resource.gzip !== undefined && acceptsGzip(head.header("accept-encoding")) ? resource.gzip : resource;
+      return { kind: "respond", response };
+    }
     if (path === PATHS.health) return { kind: "respond", response: this.health };
     return { kind: "stream", sink: this.track(new ReadinessExchange(this.parts)) };
   }

@@ -116,6 +116,7 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
       [PATHS.errors]: readPath(getOperation("Error reference", "HTML reference with one anchor per problem code.", html, "errorReference")),
       [PATHS.permissions]: readPath(getOperation("Permissions", "What anonymous access and an API key allow.", html, "permissions")),
       [PATHS.rules]: readPath(getOperation("Semantic rule catalog", "HTML catalog of the semantic rules with one anchor per rule id (`#<rule-id>`), and how schema rule ids are formed.", html, "ruleCatalog")),
+      [PATHS.playground]: readPath(getOperation("Validation page", `HTML page that validates a document in the browser (nothing uploaded) or through this API, and shows every finding in the source. Its scripts are served under ${PATHS.playgroundAssets} with content-hashed names.`, html, "validationPage")),
       [PATHS.health]: readPath(getOperation("Liveness", "200 while the process serves. Not rate limited.", json("Health"), "health")),
       [PATHS.ready]: readPath({
         ...getOperation("Readiness", "200 when ready to serve; 503 when a configured Redis does not answer. Not rate limited.", json("Health"), "ready"),

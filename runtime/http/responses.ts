@@ -7,12 +7,18 @@ const CORS_HEADERS = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose
 const BASE_HEADERS = [...CORS_HEADERS, "X-Content-Type-Options", "nosniff"];
 const DYNAMIC_HEADERS = [...BASE_HEADERS, "Cache-Control", "no-store"];
 const STATIC_HEADERS = [...BASE_HEADERS, "Cache-Control", "public, max-age=300"];
+/** For files whose name carries a hash of their content: a new content is a new name. */
+const IMMUTABLE_HEADERS = [...BASE_HEADERS, "Cache-Control", "public, max-age=31536000, immutable"];
 
 const JSON_DYNAMIC_HEADERS = [...DYNAMIC_HEADERS, "Content-Type", MEDIA_TYPES.json];
 const PROBLEM_HEADERS = [...DYNAMIC_HEADERS, "Content-Type", MEDIA_TYPES.problem];
 
-export function staticResponse(contentType: string, body: string): OutgoingResponse {
-  return { status: 200, headers: [...STATIC_HEADERS, "Content-Type", contentType], body: Buffer.from(body) };
+export function staticResponse(contentType: string, body: string, extraHeaders: readonly string[] = []): OutgoingResponse {
+  return { status: 200, headers: [...STATIC_HEADERS, "Content-Type", contentType, ...extraHeaders], body: Buffer.from(body) };
+}
+
+export function immutableResponse(contentType: string, body: Uint8Array, extraHeaders: readonly string[] = []): OutgoingResponse {
+  return { status: 200, headers: [...IMMUTABLE_HEADERS, "Content-Type", contentType, ...extraHeaders], body };
 }
 
 export function jsonResponse(status: number, body: string, extraHeaders: readonly string[] = []): OutgoingResponse {

@@ -2,6 +2,7 @@
 import { API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, SERVICE_DESCRIPTION, SERVICE_NAME } from "./api-definition.js";
 import { apiPage, errorsPage, permissionsPage, rulesPage, type PublishedLimits } from "./docs.js";
 import { buildOpenApi } from "./openapi.js";
+import { playgroundResources } from "./playground.js";
 import { staticResponse } from "./responses.js";
 import type { OutgoingResponse } from "./transport.js";
 
@@ -27,8 +28,25 @@ function buildApiIndex(baseUrl: string): object {
   };
 }
 
+/** A response to GET, with its gzip-encoded form where one is worth sending. */
+export interface StaticResource extends OutgoingResponse {
+  gzip?: OutgoingResponse;
+}
+
+/** True when an Accept-Encoding header value accepts gzip (listed, or covered by "*", without q=0). */
+export function acceptsGzip(acceptEncoding: string): boolean {
+  const weights = new Map<string, number>();
+  for (const item of acceptEncoding.toLowerCase().split(",")) {
+    const [coding = "", ...parameters] = item.split(";").map((part) => part.trim());
+    const quality = parameters.find((parameter) => parameter.startsWith("q="));
+    weights.set(coding, quality === undefined ? 1 : Number(quality.slice(2)));
+  }
+  const weight = weights.get("gzip") ?? weights.get("*") ?? 0;
+  return weight > 0;
+}
+
 /** Path → the response to GET on it. */
-export function buildStaticResponses(baseUrl: string, limits: PublishedLimits): ReadonlyMap<string, OutgoingResponse> {
+export function buildStaticResponses(baseUrl: string, limits: PublishedLimits): ReadonlyMap<string, StaticResource> {
   const openapi = staticResponse(MEDIA_TYPES.json, JSON.stringify(buildOpenApi(baseUrl, limits)));
   return new Map([
     [PATHS.index, staticResponse(MEDIA_TYPES.json, JSON.stringify(buildApiIndex(baseUrl)))],
@@ -38,5 +56,6 @@ export function buildStaticResponses(baseUrl: string, limits: PublishedLimits): 
     [PATHS.errors, staticResponse(MEDIA_TYPES.html, errorsPage(baseUrl))],
     [PATHS.permissions, staticResponse(MEDIA_TYPES.html, permissionsPage(baseUrl, limits))],
     [PATHS.rules, staticResponse(MEDIA_TYPES.html, rulesPage(baseUrl))],
+    ...playgroundResources(baseUrl),
   ]);
 }

@@ -47,7 +47,7 @@ function run(command: string, args: string[], input?: string) {
 }
 
 describe("the tarball", () => {
-  it("holds the compiled run time, all generated code, README and LICENSE, and nothing else", () => {
+  it("holds the compiled run time, the validation page's bundle, all generated code, README and LICENSE, and nothing else", () => {
     const files = packed.files.map((file) => file.path);
     console.log(`tarball ${packed.filename}: ${(packed.size / 1024).toFixed(0)} KiB packed, ${files.length} files`);
     expect(packed.size).toBeLessThan(4 * 1024 * 1024);
@@ -58,7 +58,8 @@ describe("the tarball", () => {
     }
     const bins = Object.values((JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { bin: Record<string, string> }).bin);
     expect(files).toEqual(expect.arrayContaining(bins.map((file) => path.normalize(file))));
-    expect(files.filter((file) => !/^(dist\/runtime\/|generated\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["dist/browser/bundle.json"]));
+    expect(files.filter((file) => !/^(dist\/runtime\/|dist\/browser\/|generated\/|package\.json$|README\.md$|LICENSE$)/.test(file))).toEqual([]);
     expect(files.filter((file) => /\.ts$/.test(file) && !/\.d\.ts$/.test(file))).toEqual([]);
   });
 

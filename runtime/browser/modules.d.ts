@@ -1,0 +1,6 @@
+// The per-model modules scripts/build-browser.mjs makes from generated/validators/<model>.cjs and .collect.cjs.
+declare module "oscal-model:*" {
+  import type { CollectingValidators, CompiledValidator } from "#generated/models.js";
+  export const validate: CompiledValidator;
+  export const collecting: CollectingValidators;
+}
