@@ -1,6 +1,6 @@
 # The two commands a newcomer needs: `make run` (set up, build and start the service) and `make test`.
 # Inputs are read from ../shared by default; override with OSCAL_SCHEMA_DIR / OSCAL_METASCHEMA_DIR.
-.PHONY: install generate build run test typecheck bench pack clean
+.PHONY: install generate build run test test-services typecheck bench pack clean
 
 # What the generator reads. The NIST files it takes from ../shared are pinned by the sums in schemas/ (a different file
 # stops the build), so the sums stand for them; package-lock.json pins the tool versions written into the output.
@@ -41,7 +41,10 @@ typecheck: generate
 	npx tsc -p tsconfig.check.json
 	npx tsc -p runtime/browser/tsconfig.json
 
-test: build typecheck
+test-services:
+	scripts/test-services.sh
+
+test: build typecheck test-services
 	npx vitest run --reporter=default --reporter=json --outputFile.json=test-results.json
 
 bench: build
