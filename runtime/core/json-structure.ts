@@ -35,6 +35,10 @@ const U = 0x75;
 /** Objects with more names than this keep them in a Set rather than a list searched from the start. */
 const LISTED_NAMES = 16;
 
+/** 1 for the bytes the scan acts on outside strings: quote, brackets, braces and comma. */
+const STRUCTURAL = new Uint8Array(256);
+for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, COMMA]) STRUCTURAL[byte] = 1;
+
 /**
  * One pass over the bytes of a JSON text (which JSON.parse has accepted): nesting depth, and a hash of every member
  * name per object; equal hashes only flag the text for the exact pass. Linear: each byte is read once, escapes
@@ -48,22 +52,33 @@ export function scanJsonBytes(bytes: Uint8Array): ByteScan {
   let needsTextPass = false;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
-    if (c === QUOTE) {
-      const isName = expectName;
+    // Most bytes outside strings are indentation, digits and colons: one table look-up passes them.
+    if (STRUCTURAL[c] === 0) continue;
+    if (c === QUOTE && expectName) {
       expectName = false;
       let hash = 0x811c9dc5; // FNV-1a over the name's bytes
       for (i++; i < bytes.length; i++) {
         const d = bytes[i]!;
         if (d === QUOTE) break;
         if (d === BACKSLASH) {
-          // An escaped name is compared exactly in the text pass; so is a string with a suspicious \u escape.
-          if (isName || (bytes[i + 1] === U && isExcludedEscape(bytes, i + 2))) needsTextPass = true;
+          needsTextPass = true; // an escaped name is compared exactly in the text pass
           i++;
-        } else if (isName) {
+        } else {
           hash = Math.imul(hash ^ d, 0x01000193);
         }
       }
-      if (isName && !names.add(depth, hash)) needsTextPass = true;
+      if (!names.add(depth, hash)) needsTextPass = true;
+    } else if (c === QUOTE) {
+      // String values hold most of a document's bytes: this loop is the scan's hot path, so it does nothing else.
+      for (i++; i < bytes.length; i++) {
+        const d = bytes[i]!;
+        if (d === QUOTE) break;
+        if (d === BACKSLASH) {
+          // A \u escape that may denote an excluded character sends the text to the exact pass.
+          if (bytes[i + 1] === U && isExcludedEscape(bytes, i + 2)) needsTextPass = true;
+          i++;
+        }
+      }
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       if (++depth > MAX_NESTING_DEPTH) return { tooDeep: true, needsTextPass };
       isObject[depth] = c === OPEN_OBJECT ? 1 : 0;
