@@ -50,6 +50,8 @@ export function scanJsonBytes(bytes: Uint8Array): ByteScan {
   let depth = 0;
   let expectName = false;
   let needsTextPass = false;
+  // Where the next backslash is (bytes.length when none is left), searched again only once passed.
+  let backslash = -1;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
     // Most bytes outside strings are indentation, digits and colons: one table look-up passes them.
@@ -69,14 +71,28 @@ export function scanJsonBytes(bytes: Uint8Array): ByteScan {
       }
       if (!names.add(depth, hash)) needsTextPass = true;
     } else if (c === QUOTE) {
-      // String values hold most of a document's bytes: this loop is the scan's hot path, so it does nothing else.
-      for (i++; i < bytes.length; i++) {
+      // String values hold most of a document's bytes: short ones are read byte by byte, long ones (prose) are
+      // jumped over with native searches for the closing quote and for the backslashes before it.
+      const shortEnd = Math.min(i + 1 + SHORT_STRING, bytes.length);
+      for (i++; i < shortEnd; i++) {
         const d = bytes[i]!;
         if (d === QUOTE) break;
         if (d === BACKSLASH) {
           // A \u escape that may denote an excluded character sends the text to the exact pass.
           if (bytes[i + 1] === U && isExcludedEscape(bytes, i + 2)) needsTextPass = true;
           i++;
+        }
+      }
+      if (i >= shortEnd && i < bytes.length) {
+        for (;;) {
+          const close = bytes.indexOf(QUOTE, i);
+          if (backslash < i) backslash = nextIndex(bytes, BACKSLASH, i);
+          if (close < 0 || backslash > close) {
+            i = close < 0 ? bytes.length : close;
+            break;
+          }
+          if (bytes[backslash + 1] === U && isExcludedEscape(bytes, backslash + 2)) needsTextPass = true;
+          i = backslash + 2;
         }
       }
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
@@ -92,6 +108,14 @@ export function scanJsonBytes(bytes: Uint8Array): ByteScan {
     }
   }
   return { tooDeep: false, needsTextPass };
+}
+
+/** Bytes of a string value read one by one before the scan switches to native searches. */
+const SHORT_STRING = 32;
+
+function nextIndex(bytes: Uint8Array, byte: number, from: number): number {
+  const at = bytes.indexOf(byte, from);
+  return at < 0 ? bytes.length : at;
 }
 
 const HEX_VALUE = new Int8Array(128).fill(-1);
