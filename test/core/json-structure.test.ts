@@ -44,6 +44,15 @@ describe("duplicate member names", () => {
     });
   });
 
+  it("a repeat after long strings full of escaped quotes is still found", () => {
+    const prose = `${"a \\\"quoted\\\" word and a \\\\ backslash ".repeat(30)}`;
+    expect(findings(`{"catalog":{"uuid":"${uuid}","remarks":"${prose}",${metadata},"remarks":"${prose}"}}`)).toContainEqual({
+      ruleId: "JSON-001.a",
+      path: "/catalog/remarks",
+      keyword: "duplicate-name",
+    });
+  });
+
   it("the same name in different objects is no finding", () => {
     expect(report(validateBytes(encode(`{"catalog":{"uuid":"${uuid}",${metadata},"groups":[{"id":"a","title":"T"},{"id":"b","title":"T"}]}}`))).valid).toBe(true);
   });
@@ -58,6 +67,13 @@ describe("characters no OSCAL text can carry", () => {
   ])("%s in a string is a finding at the string", (_, title, ruleId) => {
     expect(findings(`{"catalog":{"uuid":"${uuid}",${metadata.replace('"T"', `"${title}"`)}}}`)).toEqual([
       { ruleId, path: "/catalog/metadata/title", keyword: ruleId === "JSON-002.a" ? "lone-surrogate" : "control-character" },
+    ]);
+  });
+
+  it("is found far into a long string, after escaped quotes and backslashes, as in a short one", () => {
+    const prose = `${"Long prose \\\"quoted\\\" and a \\\\ backslash. ".repeat(20)}\\u0001${"more prose ".repeat(20)}`;
+    expect(findings(`{"catalog":{"uuid":"${uuid}",${metadata.replace('"T"', `"${prose}"`)}}}`)).toEqual([
+      { ruleId: "JSON-003.a", path: "/catalog/metadata/title", keyword: "control-character" },
     ]);
   });
 
