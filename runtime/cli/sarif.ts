@@ -43,6 +43,8 @@ interface ReportingDescriptor {
 }
 
 const semanticRules = new Map<string, RuleCatalogEntry>(RULE_CATALOG.map((rule) => [rule.id, rule]));
+/** The anchor of the rules page's explanation of schema rule ids. */
+const SCHEMA_RULES_ANCHOR = "schema-rule-ids";
 
 /** `nist-schema:<release>:<model>:<keyword>:<schema location>:<keyword>`: the schema location may itself hold colons. */
 function schemaRuleParts(ruleId: string): { model: string; location: string } | undefined {
@@ -55,10 +57,16 @@ function pascalCase(text: string): string {
 }
 
 function describeRule(ruleId: string, keyword: string, severity: "error" | "warning", docsBaseUrl: string): ReportingDescriptor {
-  const helpUri = `${docsBaseUrl}/docs/rules#${encodeURIComponent(ruleId)}`;
   const semantic = semanticRules.get(ruleId);
+  // Schema rule ids are too many to list; the rules page says how they are formed.
+  const helpUri = `${docsBaseUrl}/docs/rules#${semantic ? encodeURIComponent(ruleId) : SCHEMA_RULES_ANCHOR}`;
   if (semantic) {
-    const enabling = semantic.defaultOn ? "It runs with --level full." : `It is off by default; enable it with --level full --rules ${semantic.id}.`;
+    const enabling =
+      semantic.level === "schema"
+        ? "It runs at every level."
+        : semantic.defaultOn
+          ? "It runs with --level full."
+          : `It is off by default; enable it with --level full --rules ${semantic.id}.`;
     const origin = semantic.set === "nist" ? `an OSCAL ${OSCAL_RELEASE} metaschema constraint${semantic.constraintId ? ` (${semantic.constraintId})` : ""}` : "a reference check of this validator";
     const full = `${semantic.description}. Checked by ${origin}; severity ${semantic.severity}. ${enabling}`;
     return {

@@ -1,6 +1,8 @@
-// The catalog of semantic rules, for people choosing `rules=` ids: read from the manifest, never from the checks.
+// The catalog of rules with ids of their own, for people reading findings and choosing `rules=` ids: the semantic rules
+// (read from the manifest, never from the checks) and the JSON text rules that run at both levels.
 import manifest from "#generated/manifest.json" with { type: "json" };
-import type { Model, Severity } from "./report.js";
+import { JSON_RULES } from "./json-structure.js";
+import { MODELS, type Level, type Model, type Severity } from "./report.js";
 
 export type RuleSet = "nist" | "ours";
 
@@ -11,7 +13,9 @@ export interface RuleCatalogEntry {
   set: RuleSet;
   severity: Severity;
   defaultOn: boolean;
-  /** The metaschema constraint kind (allowed-values, index-has-key, ...). */
+  /** The lowest level that runs the rule: `schema` (every run) or `full`. */
+  level: Level;
+  /** The metaschema constraint kind (allowed-values, index-has-key, ...), or the JSON text rule's keyword. */
   keyword: string;
   models: Model[];
   description: string;
@@ -28,11 +32,30 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
     set,
     severity: rule.severity as Severity,
     defaultOn: rule.defaultOn,
+    level: "full",
     keyword: rule.keyword,
     models: rule.models as Model[],
     description: rule.description,
   };
 }
 
-/** Every semantic rule, in the manifest's (append-only id) order. */
-export const RULE_CATALOG: readonly RuleCatalogEntry[] = manifest.semanticRules.map(entry);
+const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {
+  "JSON-001.a": "A member name appears only once per object (JSON parsers disagree on which of repeated members counts)",
+  "JSON-002.a": "Strings and names hold no unpaired surrogate escape (not a character, and not representable in UTF-8 or XML)",
+  "JSON-003.a": "Strings and names hold no U+0000 or other C0 control character but tab, LF and CR (XML 1.0, and so OSCAL, excludes them)",
+};
+
+/** What JSON.parse lets through: checked on every document's text at both levels, always on. */
+const TEXT_RULES: readonly RuleCatalogEntry[] = Object.values(JSON_RULES).map((rule) => ({
+  id: rule.ruleId,
+  set: "ours",
+  severity: "error",
+  defaultOn: true,
+  level: "schema",
+  keyword: rule.keyword,
+  models: [...MODELS],
+  description: TEXT_RULE_DESCRIPTIONS[rule.ruleId],
+}));
+
+/** Every semantic rule, in the manifest's (append-only id) order, then the JSON text rules. */
+export const RULE_CATALOG: readonly RuleCatalogEntry[] = [...manifest.semanticRules.map(entry), ...TEXT_RULES];

@@ -201,15 +201,17 @@ export function rulesPage(baseUrl: string): string {
   return page(
     "Semantic rule catalog",
     baseUrl,
-    `<p>The rules <code>level=full</code> checks once a document passes the schema layer: ${RULE_CATALOG.length} rules,
-compiled from NIST's OSCAL ${VALIDATOR_RELEASE} metaschema constraints plus a few reference checks of our own. Each
-finding's <code>ruleId</code> is one of the ids below, which never change (new rules get new ids).</p>
+    `<p>${RULE_CATALOG.length} rules with ids of their own: those <code>level=full</code> checks once a document passes the
+schema layer, compiled from NIST's OSCAL ${VALIDATOR_RELEASE} metaschema constraints plus a few reference checks of our
+own, and the JSON text rules (area JSON) that every run checks, at both levels. A finding's <code>ruleId</code> is one
+of the ids below or a schema rule id; ids never change (new rules get new ids).</p>
 <ul><li>Semantic rule ids are <code>&lt;AREA&gt;-&lt;NNN&gt;.&lt;letter&gt;</code>: MET metadata, CTL control-common, CAT catalog,
-PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-common, AP, AR, POA, MAP mapping, DOC ours.
+PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-common, AP, AR, POA, MAP mapping, DOC ours,
+JSON the document's text (always on, at every level, not selectable).
 Constraints sharing a NIST id share the number and take successive letters.</li>
 <li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
 ${defaultOff.join(", ")}. An unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
-<li>Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
+<li id="schema-rule-ids">Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
 where <code>schema_path</code> is the failing keyword's location in that model's (patched) OSCAL ${VALIDATOR_RELEASE} JSON schema,
 for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definitions/oscal-catalog-oscal-metadata:metadata/required:required</code>.</li>
 <li><code>meta.semanticRules</code> of a report identifies the rule set that ran: <code>count</code> rules, and the SHA-256 of

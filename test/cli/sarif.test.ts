@@ -135,7 +135,8 @@ describe("oscal-validate --format sarif", () => {
     expect(rules.find((rule) => rule.id === "ERR_UNKNOWN_MODEL")!.helpUri).toBe("http://localhost:8080/docs/errors#ERR_UNKNOWN_MODEL");
     const schemaRule = rules.find((rule) => rule.id.startsWith("nist-schema:1.2.2:catalog:pattern:"))!;
     expect(schemaRule.shortDescription.text).toBe("OSCAL JSON schema: pattern");
-    expect(schemaRule.helpUri).toBe(`http://localhost:8080/docs/rules#${encodeURIComponent(schemaRule.id)}`);
+    // Schema rule ids are too many to list: their link is the rules page's explanation of how they are formed.
+    expect(schemaRule.helpUri).toBe("http://localhost:8080/docs/rules#schema-rule-ids");
   });
 
   it("names the tool by its package version, with the OSCAL release and rule manifest as properties", () => {
@@ -147,7 +148,7 @@ describe("oscal-validate --format sarif", () => {
   it("links to --docs-base-url", () => {
     const { sarif } = sarifOf(["--docs-base-url", "https://docs.example.org/oscal/", "My SSP.json"]);
     expect(sarif.runs[0].tool.driver.informationUri).toBe("https://docs.example.org/oscal/");
-    expect(sarif.runs[0].tool.driver.rules[0].helpUri).toMatch(/^https:\/\/docs\.example\.org\/oscal\/docs\/rules#nist-schema/);
+    expect(sarif.runs[0].tool.driver.rules[0].helpUri).toBe("https://docs.example.org/oscal/docs/rules#schema-rule-ids");
   });
 
   it("keeps fingerprints when a file's layout changes, and tells findings at different paths apart", () => {

@@ -41,11 +41,13 @@ describe("documentation of reports and rules", () => {
     expect(await service.stop()).toBe(0);
   });
 
-  it("/docs/rules has one anchor per semantic rule id and says how schema rule ids are formed", async () => {
+  it("/docs/rules has one anchor per semantic and JSON text rule id and says how schema rule ids are formed", async () => {
     const html = await get("/docs/rules");
     const anchors = [...html.matchAll(/<tr id="([^"]+)"/g)].map((match) => unescapeHtml(match[1]!));
     expect(anchors.sort()).toEqual(RULE_CATALOG.map((rule) => rule.id).sort());
     expect(RULE_CATALOG.length).toBeGreaterThan(300);
+    expect(anchors).toEqual(expect.arrayContaining(["JSON-001.a", "JSON-002.a", "JSON-003.a"]));
+    expect(html).toContain('<li id="schema-rule-ids">');
     expect(html).toContain("nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;");
     for (const rule of RULE_CATALOG.filter((entry) => !entry.defaultOn)) expect(html).toContain(`<code>${rule.id}</code>`);
   });
