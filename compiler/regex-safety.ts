@@ -56,8 +56,11 @@ const FUNCTION_FORMAT_PATTERNS: Record<string, readonly string[]> = {
 
 const FORMAT_REFERENCE = /require\("ajv-formats\/dist\/formats"\)\.fullFormats(?:\.([\w$]+)|\["([^"]+)"\])/g;
 
-/** The patterns behind the ajv-formats function formats the generated code calls. */
-export function formatFunctionPatterns(code: string, origin: string): EmittedPattern[] {
+let formatConstants: Map<string, EmittedPattern> | undefined;
+
+/** The regular expression constants of ajv-formats' formats module, read once per build. */
+function formatModuleConstants(): Map<string, EmittedPattern> {
+  if (formatConstants !== undefined) return formatConstants;
   const formatsModule = createRequire(import.meta.url).resolve("ajv-formats/dist/formats");
   const moduleConstants = new Map<string, EmittedPattern>();
   const file = ts.createSourceFile(formatsModule, readFileSync(formatsModule, "utf8"), ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
@@ -69,6 +72,13 @@ export function formatFunctionPatterns(code: string, origin: string): EmittedPat
       moduleConstants.set(declaration.name.text, pattern!);
     }
   }
+  formatConstants = moduleConstants;
+  return moduleConstants;
+}
+
+/** The patterns behind the ajv-formats function formats the generated code calls. */
+export function formatFunctionPatterns(code: string, origin: string): EmittedPattern[] {
+  const moduleConstants = formatModuleConstants();
   const found: EmittedPattern[] = [];
   for (const match of code.matchAll(FORMAT_REFERENCE)) {
     const format = match[1] ?? match[2]!;

@@ -25,27 +25,33 @@ export function parseSums(text: string): Map<string, string> {
   return sums;
 }
 
-/** Checks every file the sums file lists under `dir` and returns name → hex SHA-256; names the first file that is missing or differs. */
-export function verifyListedFiles(dir: string, sumsFile: string, what: string, envName: string): Record<string, string> {
+/**
+ * Checks every file the sums file lists under `dir` and returns name → hex SHA-256 and name → the bytes checked (so
+ * that what is used is what was verified); names the first file that is missing or differs.
+ */
+export function verifyListedFiles(dir: string, sumsFile: string, what: string, envName: string): { hashes: Record<string, string>; contents: Map<string, Buffer> } {
   const hashes: Record<string, string> = {};
+  const contents = new Map<string, Buffer>();
   for (const [name, sum] of parseSums(readFileSync(sumsFile, "utf8"))) {
     const file = path.join(dir, name);
     if (!existsSync(file)) {
       throw new BuildInputError(`${what} file ${name} is missing from ${dir} (set ${envName} to the OSCAL 1.2.2 ${what} folder)`);
     }
-    const actual = createHash("sha256").update(readFileSync(file)).digest("hex");
+    const bytes = readFileSync(file);
+    const actual = createHash("sha256").update(bytes).digest("hex");
     if (actual !== sum) {
       throw new BuildInputError(`${what} file ${name} does not match its recorded SHA-256 (expected ${sum}, found ${actual}); refusing to build`);
     }
     hashes[name] = actual;
+    contents.set(name, bytes);
   }
-  return hashes;
+  return { hashes, contents };
 }
 
 export function readVerifiedSchemas(schemaDir: string, sumsFile: string): SchemaSource {
-  const hashes = verifyListedFiles(schemaDir, sumsFile, "schema", "OSCAL_SCHEMA_DIR");
+  const { hashes, contents } = verifyListedFiles(schemaDir, sumsFile, "schema", "OSCAL_SCHEMA_DIR");
   const schemas = new Map<string, JsonSchema>();
-  for (const name of Object.keys(hashes)) schemas.set(name, JSON.parse(readFileSync(path.join(schemaDir, name), "utf8")) as JsonSchema);
+  for (const [name, bytes] of contents) schemas.set(name, JSON.parse(bytes.toString("utf8")) as JsonSchema);
   return { schemas, hashes };
 }
 
@@ -54,7 +60,7 @@ export function readVerifiedSchemas(schemaDir: string, sumsFile: string): Schema
  * the build unchecked: refuse it as well.
  */
 export function verifyMetaschemaDir(metaschemaDir: string, sumsFile: string): Record<string, string> {
-  const hashes = verifyListedFiles(metaschemaDir, sumsFile, "metaschema", "OSCAL_METASCHEMA_DIR");
+  const { hashes } = verifyListedFiles(metaschemaDir, sumsFile, "metaschema", "OSCAL_METASCHEMA_DIR");
   const present = readdirSync(metaschemaDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(metaschemaDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"));

@@ -39,7 +39,8 @@ const browserTargets = {
       // The semantic checks' helpers, from their source: dist/ is not compiled yet when the bundle is built.
       "#runtime/semantic/helpers.cjs": path.join(root, "runtime/semantic/helpers.cts"),
     };
-    bundle.onResolve({ filter: /^(node:buffer|node:crypto|#generated\/models\.js|#generated\/semantic\.cjs|#runtime\/semantic\/helpers\.cjs)$/ }, (args) => ({ path: aliases[args.path] }));
+    const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
+    bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));
     bundle.onResolve({ filter: /^#generated\/manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
     bundle.onLoad({ filter: /.*/, namespace: "core-manifest" }, () => ({ contents: JSON.stringify(coreManifest()), loader: "json" }));
     bundle.onResolve({ filter: /^oscal-model:/ }, (args) => ({ path: args.path.slice("oscal-model:".length), namespace: "oscal-model" }));

@@ -227,7 +227,7 @@ function check(model, doc, active) {
   A = switchesOf(active);
   P[0] = model;
   PL = 1;
-  R = new SemanticRun(TABLES, A, INDEX_NAMES, P, M, model === "catalog" && A[${own.insertParam}] === 1);
+  R = new SemanticRun(TABLES, INDEX_NAMES, P, M, model === "catalog" && A[${own.insertParam}] === 1);
   ${gen.resetDescendantTargets()}
   IX = R.indexes;
   let found;

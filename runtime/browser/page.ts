@@ -1,7 +1,7 @@
 // The validation page: reads a document from a file, a drop or the text box, validates it in a worker (the default,
 // nothing leaves the machine) or through the service's API, and shows the report: verdict, counts, every finding
 // with its rule, pointer and position, and the source with the findings' lines marked.
-import type { ValidationIssue, ValidationReport } from "../core/report.js";
+import { ruleIdList, type ValidationIssue, type ValidationReport } from "../core/report.js";
 import type { InputError, ValidationRequest, WorkerMessage } from "./worker-protocol.js";
 
 const SEMANTIC_RULE_ID = /^[A-Z]+-\d{3}\.[a-z]+$/;
@@ -110,7 +110,7 @@ async function run(): Promise<void> {
   }
   const format = radioValue("format") === "yaml" ? "yaml" : "json";
   const level = radioValue("level") === "full" ? "full" : "schema";
-  const rules = element<HTMLInputElement>("rules").value.split(",").map((id) => id.trim()).filter((id) => id !== "");
+  const rules = ruleIdList(element<HTMLInputElement>("rules").value);
   const mode = selectedMode();
   const text = new TextDecoder().decode(bytes);
   // The worker takes the bytes over; the page keeps its own copy for the API and for a second run.

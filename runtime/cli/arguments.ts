@@ -1,6 +1,6 @@
 // The oscal-validate command line: options, their checks, and usage errors worded for a terminal.
 import { parseArgs } from "node:util";
-import type { Level, Severity } from "../core/report.js";
+import { ruleIdList, type Level, type Severity } from "../core/report.js";
 import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
 import { OSCAL_RELEASE } from "../package-info.js";
 import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
@@ -25,8 +25,6 @@ export interface ValidateCommand {
   /** Threads the user asked for; absent, the pool sizes itself to the input (see worker-pool.ts). */
   jobs: number | undefined;
   failOn: Severity;
-  /** The cap a user asked for; absent, every finding is reported. */
-  maxIssues: number | undefined;
   docsBaseUrl: string;
 }
 
@@ -97,8 +95,8 @@ function parseError(error: NodeJS.ErrnoException): UsageError {
 }
 
 /** Core option errors name HTTP parameters; these name the options. */
-function optionError(error: OptionError): UsageError {
-  if (error.parameter === "rules" && !error.detail.startsWith("Unknown")) return new UsageError("--rules selects semantic rules and works only with --level full");
+function optionError(error: OptionError, level: string | undefined): UsageError {
+  if (error.parameter === "rules" && level !== "full") return new UsageError("--rules selects semantic rules and works only with --level full");
   if (error.parameter === "rules") return new UsageError(`--rules: ${error.detail} "oscal-validate rules" lists them.`);
   return new UsageError(`--${error.parameter}: ${error.detail}`);
 }
@@ -139,11 +137,11 @@ export function parseCommandLine(args: readonly string[]): Command {
   const maxIssues = values["max-issues"] === undefined ? undefined : positiveInteger("max-issues", values["max-issues"]);
   const options: ValidateOptions = {
     level: values.level as Level | undefined,
-    rules: values.rules?.split(",").map((id) => id.trim()).filter((id) => id !== ""),
+    rules: values.rules === undefined ? undefined : ruleIdList(values.rules),
     maxIssues: maxIssues ?? Number.POSITIVE_INFINITY,
   };
   const resolved = resolveOptions(options);
-  if (!resolved.ok) throw optionError(resolved.error);
+  if (!resolved.ok) throw optionError(resolved.error, options.level);
   const docsBaseUrl = values["docs-base-url"];
   if (!URL.canParse(docsBaseUrl)) throw new UsageError(`--docs-base-url must be an absolute URL; got "${docsBaseUrl}"`);
   return {
@@ -156,7 +154,6 @@ export function parseCommandLine(args: readonly string[]): Command {
     output: values.output,
     jobs: values.jobs === undefined ? undefined : positiveInteger("jobs", values.jobs),
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
-    maxIssues,
     docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),
   };
 }

@@ -33,16 +33,10 @@ export interface ValidationSettings {
   stdinFormat: InputFormat;
 }
 
-// The core words some details for HTTP clients ("The body is ..."); a CLI user handed in a file.
-const CLI_WORDING: Partial<Record<string, (detail: string) => string>> = {
-  ERR_INVALID_JSON: (detail) => detail.replace(/^The body is not/, "Not"),
-  ERR_INVALID_UTF8: (detail) => detail.replace(/^The body is not/, "Not"),
-};
-
 function fileError(outcome: Exclude<YamlValidationOutcome, { kind: "report" }>): FileError {
   const { code, detail } = outcome.error;
-  const reword = CLI_WORDING[code];
-  const error: FileError = { code, detail: reword ? reword(detail) : detail };
+  // The core words its UTF-8 and JSON details for HTTP clients ("The body is not ..."); a CLI user handed in a file.
+  const error: FileError = { code, detail: detail.replace(/^The body is not/, "Not") };
   if (outcome.kind === "body-error") {
     const { resolution, line, column } = outcome.error;
     if (resolution !== undefined) error.resolution = resolution;

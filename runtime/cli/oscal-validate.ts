@@ -11,7 +11,7 @@ import { formatRules } from "./rules-output.js";
 import { toSarif } from "./sarif.js";
 import { emit, exitQuietlyOnClosedPipe, wantsColor } from "./terminal.js";
 import { formatText } from "./text-output.js";
-import { EXIT_USAGE, EXIT_VALID, exitCodeOf, summaryLine } from "./verdict.js";
+import { EXIT_USAGE, exitCodeOf, summaryLine } from "./verdict.js";
 import { defaultThreads, validateFiles } from "./worker-pool.js";
 
 function usageError(message: string): never {
@@ -82,7 +82,6 @@ async function main(): Promise<void> {
     case "rules": {
       const writeError = emit(formatRules(command.format), command.output);
       if (writeError !== undefined) usageError(writeError);
-      process.exitCode = EXIT_VALID;
       break;
     }
     case "validate":

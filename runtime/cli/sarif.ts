@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ValidationIssue } from "../core/report.js";
-import { RULE_CATALOG, type RuleCatalogEntry } from "../core/rule-catalog.js";
+import { RULE_CATALOG, SCHEMA_RULE_IDS_ANCHOR, type RuleCatalogEntry } from "../core/rule-catalog.js";
+import { PATHS } from "../http/api-definition.js";
 import { MANIFEST_SHA256, OSCAL_RELEASE, PACKAGE_VERSION } from "../package-info.js";
 import { ERR_UNREADABLE_INPUT, STDIN, type FileOutcome } from "./file-outcome.js";
 import { EXIT_USAGE, omittedCount } from "./verdict.js";
@@ -43,8 +44,7 @@ interface ReportingDescriptor {
 }
 
 const semanticRules = new Map<string, RuleCatalogEntry>(RULE_CATALOG.map((rule) => [rule.id, rule]));
-/** The anchor of the rules page's explanation of schema rule ids. */
-const SCHEMA_RULES_ANCHOR = "schema-rule-ids";
+
 
 /** `nist-schema:<release>:<model>:<keyword>:<schema location>:<keyword>`: the schema location may itself hold colons. */
 function schemaRuleParts(ruleId: string): { model: string; location: string } | undefined {
@@ -58,8 +58,7 @@ function pascalCase(text: string): string {
 
 function describeRule(ruleId: string, keyword: string, severity: "error" | "warning", docsBaseUrl: string): ReportingDescriptor {
   const semantic = semanticRules.get(ruleId);
-  // Schema rule ids are too many to list; the rules page says how they are formed.
-  const helpUri = `${docsBaseUrl}/docs/rules#${semantic ? encodeURIComponent(ruleId) : SCHEMA_RULES_ANCHOR}`;
+  const helpUri = `${docsBaseUrl}${PATHS.rules}#${semantic ? encodeURIComponent(ruleId) : SCHEMA_RULE_IDS_ANCHOR}`;
   if (semantic) {
     const enabling =
       semantic.level === "schema"
@@ -97,7 +96,7 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
 
 function describeError(code: string, docsBaseUrl: string): ReportingDescriptor {
   const description = ERROR_DESCRIPTIONS[code] ?? { short: code, full: `The input could not be validated (${code}).` };
-  const helpUri = `${docsBaseUrl}/docs/errors#${encodeURIComponent(code)}`;
+  const helpUri = `${docsBaseUrl}${PATHS.errors}#${encodeURIComponent(code)}`;
   return {
     id: code,
     name: pascalCase(code.replace(/^ERR_/, "").toLowerCase()),

@@ -3,9 +3,9 @@
 import { writeFileSync } from "node:fs";
 
 /** NO_COLOR (non-empty) always wins; FORCE_COLOR forces colour unless it is "0" or "false"; else a TTY decides. */
-export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  const force = env.FORCE_COLOR;
+export function wantsColor(stream: { isTTY?: boolean }): boolean {
+  const { NO_COLOR, FORCE_COLOR: force } = process.env;
+  if (NO_COLOR !== undefined && NO_COLOR !== "") return false;
   if (force !== undefined) return force !== "0" && force !== "false";
   return stream.isTTY === true;
 }

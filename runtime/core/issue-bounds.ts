@@ -4,6 +4,7 @@
 // document, cut back to the nearest ancestor when it would name a huge member or grow too long, with the message
 // saying what it stands for.
 import type { ValidationIssue } from "./report.js";
+import { unescapeToken } from "./json-pointer.js";
 
 /** Longest excerpt of a name or value quoted in a message, in code points (an ellipsis marks a cut). */
 export const MAX_EXCERPT_CODE_POINTS = 64;
@@ -44,7 +45,7 @@ function cutPath(path: string): { path: string; why: string } | undefined {
   if (path.length <= MAX_EXCERPT_CODE_POINTS) return undefined; // no token can be too long, nor the whole
   let kept = "";
   for (const token of path.slice(1).split("/")) {
-    const name = token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
+    const name = unescapeToken(token);
     if (name.length > MAX_EXCERPT_CODE_POINTS && codePointLength(name) > MAX_EXCERPT_CODE_POINTS) {
       return { path: kept, why: `Path cut before a member name of ${codePointLength(name)} characters, ${JSON.stringify(excerpt(name, NOTE_EXCERPT_CODE_POINTS))}` };
     }

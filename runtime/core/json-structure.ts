@@ -8,6 +8,7 @@
 // escaped name or a suspicious escape) is walked again, on its text, to name the exact findings and their paths.
 import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
+import { escapeToken } from "./json-pointer.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
 
 /** Deepest nesting of arrays and objects validated (the root object is level 1). Real OSCAL nests about 20 levels. */
@@ -247,10 +248,6 @@ function characterFindings(value: string, path: string, what: string, findings: 
 
 function finding(rule: keyof typeof JSON_RULES, path: string, message: string): ValidationIssue {
   return { ...JSON_RULES[rule], path, message, severity: "error" };
-}
-
-function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /**

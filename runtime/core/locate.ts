@@ -3,6 +3,7 @@
 // parses an escaped copy of the text, whose offsets differ), and it walks into a container only when a finding lies
 // inside it: everything else is skipped bracket by bracket.
 import type { ValidationIssue } from "./report.js";
+import { pointerTokens } from "./json-pointer.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, LINE_FEED, OPEN_ARRAY, OPEN_OBJECT, QUOTE, byteOrderMarkLength } from "./json-bytes.js";
 
 export interface SourcePosition {
@@ -39,16 +40,6 @@ export function withLocations(issues: readonly ValidationIssue[], locate: Locato
     const position = positions[i];
     return position === undefined ? issue : { ...issue, line: position.line, column: position.column };
   });
-}
-
-/** RFC 6901 reference tokens of a pointer ("" is the whole document), or undefined for a malformed pointer. */
-export function pointerTokens(pointer: string): string[] | undefined {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) return undefined;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 // --- JSON ------------------------------------------------------------------------------------------------------------

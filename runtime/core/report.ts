@@ -58,3 +58,8 @@ export interface ValidationReport {
 
 /** Most issues a report carries; `issueCount` still holds the true total. */
 export const MAX_REPORTED_ISSUES = 200;
+
+/** The contract's comma-separated `rules` value as ids: items trimmed, empty items ignored. */
+export function ruleIdList(text: string): string[] {
+  return text.split(",").map((id) => id.trim()).filter((id) => id !== "");
+}

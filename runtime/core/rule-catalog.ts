@@ -6,6 +6,9 @@ import { MODELS, type Level, type Model, type Severity } from "./report.js";
 
 export type RuleSet = "nist" | "ours";
 
+/** The anchor of the rules page's explanation of schema rule ids, which are too many to list one by one. */
+export const SCHEMA_RULE_IDS_ANCHOR = "schema-rule-ids";
+
 export interface RuleCatalogEntry {
   id: string;
   /** The NIST metaschema constraint's own id; absent for our rules and for NIST constraints that have none. */

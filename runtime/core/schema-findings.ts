@@ -3,6 +3,7 @@
 import type { CollectingValidators, CompiledValidator, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
+import { unescapeToken } from "./json-pointer.js";
 
 const VALUE_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "format"]);
 
@@ -102,7 +103,7 @@ function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let node = root;
   for (const token of pointer.slice(1).split("/")) {
-    const key = token.includes("~") ? token.replace(/~1/g, "/").replace(/~0/g, "~") : token;
+    const key = unescapeToken(token);
     node = (node as Record<string, unknown>)[key];
   }
   return node;

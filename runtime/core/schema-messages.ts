@@ -3,6 +3,7 @@
 
 import type { SchemaError } from "#generated/models.js";
 import { excerpt } from "./issue-bounds.js";
+import { escapeToken } from "./json-pointer.js";
 
 const DATATYPE_DESCRIPTIONS: Record<string, string> = {
   Base64Datatype: "base64-encoded binary data",
@@ -36,10 +37,6 @@ function quote(value: unknown): string {
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-export function escapeToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** The pointer a finding is reported at and its message; `value` is the value at the error's instance path (read for pattern and format errors only). */

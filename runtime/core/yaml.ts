@@ -4,8 +4,9 @@
 // conversion. The YAML 1.2 core schema is used, so `yes`, `no`, `on` and dates stay strings as in JSON.
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLError } from "yaml";
 import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
+import { pointerTokens } from "./json-pointer.js";
 import { firstInvalidUtf8Offset, startsLikeXml, XML_NOT_SUPPORTED, type BodyError } from "./body.js";
-import { lineStartsOf, pointerTokens, textPosition, type Locator, type SourcePosition } from "./locate.js";
+import { lineStartsOf, textPosition, type Locator, type SourcePosition } from "./locate.js";
 import { locateFindings, resolveOptions, validateParsed, type ResolvedOptions, type ValidateOptions, type ValidationOutcome } from "./validate.js";
 
 export interface YamlError {

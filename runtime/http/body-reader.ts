@@ -43,7 +43,7 @@ export interface BodyLimits {
   bodyRateWindowMs: number;
 }
 
-export const TOO_SLOW_DETAIL = (limits: BodyLimits): string =>
+const TOO_SLOW_DETAIL = (limits: BodyLimits): string =>
   `The request body arrived slower than ${limits.minBodyBytesPerSecond} bytes per second over ${limits.bodyRateWindowMs} ms; the connection is closed.`;
 
 export class BodyReader {
@@ -85,7 +85,7 @@ export class BodyReader {
     if (this.gunzip !== undefined) {
       if (this.rawBytes === 0) return this.fail("ERR_INVALID_CONTENT_ENCODING", "Content-Encoding gzip was declared but the body is empty.");
       this.gunzip.end();
-    } else this.succeed(this.joinChunks(this.rawBytes));
+    } else this.succeed(concat(this.chunks, this.rawBytes));
   }
 
   /** Drops everything held; the result, if still pending, becomes a failure nobody reads. */
@@ -106,13 +106,6 @@ export class BodyReader {
     if (received < (this.limits.minBodyBytesPerSecond * this.limits.bodyRateWindowMs) / 1000) this.fail("ERR_RATE_LIMITED", TOO_SLOW_DETAIL(this.limits), true);
   }
 
-  /** One exactly-sized, unshared array (so its buffer can be transferred to a worker thread); its reservation is the chunks'. */
-  private joinChunks(total: number): Uint8Array {
-    const bytes = concat(this.chunks, total);
-    this.chunks = [];
-    return bytes;
-  }
-
   private startGunzip(): Gunzip {
     const gunzip = createGunzip();
     gunzip.on("data", (chunk: Buffer) => {
@@ -122,7 +115,7 @@ export class BodyReader {
       if (this.reserve(chunk.byteLength)) this.chunks.push(chunk);
     });
     gunzip.on("end", () => {
-      if (!this.settled) this.succeed(this.joinChunks(this.decodedBytes));
+      if (!this.settled) this.succeed(concat(this.chunks, this.decodedBytes));
     });
     gunzip.on("error", () => {
       if (!this.settled) this.fail("ERR_INVALID_CONTENT_ENCODING", "Content-Encoding gzip was declared but the body is not valid gzip (it is corrupt or truncated).");

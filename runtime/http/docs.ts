@@ -3,7 +3,7 @@
 // every rule id points at a real anchor.
 import type { RateLimits } from "../access/access-control.js";
 import type { ValidationReport } from "../core/report.js";
-import { RULE_CATALOG } from "../core/rule-catalog.js";
+import { RULE_CATALOG, SCHEMA_RULE_IDS_ANCHOR } from "../core/rule-catalog.js";
 import { validateBytes, VALIDATOR_RELEASE } from "../core/validate.js";
 import {
   API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS,
@@ -143,10 +143,10 @@ const EXAMPLE_DOCUMENT = {
     controls: [{ id: "ac-1", title: "Policy and procedures", props: [{ name: "status", value: "retired" }] }],
   },
 };
-export const EXAMPLE_DOCUMENT_TEXT = JSON.stringify(EXAMPLE_DOCUMENT, null, 2);
+const EXAMPLE_DOCUMENT_TEXT = JSON.stringify(EXAMPLE_DOCUMENT, null, 2);
 
 /** The report of EXAMPLE_DOCUMENT at level=full; the second of two runs, so `durationMs` is not that of a cold start. */
-export function exampleReport(): ValidationReport {
+function exampleReport(): ValidationReport {
   const bytes = new TextEncoder().encode(EXAMPLE_DOCUMENT_TEXT);
   validateBytes(bytes, { level: "full" });
   const outcome = validateBytes(bytes, { level: "full" });
@@ -211,7 +211,7 @@ JSON the document's text (always on, at every level, not selectable).
 Constraints sharing a NIST id share the number and take successive letters.</li>
 <li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
 ${defaultOff.join(", ")}. An unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
-<li id="schema-rule-ids">Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
+<li id="${SCHEMA_RULE_IDS_ANCHOR}">Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
 where <code>schema_path</code> is the failing keyword's location in that model's (patched) OSCAL ${VALIDATOR_RELEASE} JSON schema,
 for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definitions/oscal-catalog-oscal-metadata:metadata/required:required</code>.</li>
 <li><code>meta.semanticRules</code> of a report identifies the rule set that ran: <code>count</code> rules, and the SHA-256 of

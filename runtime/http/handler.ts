@@ -15,7 +15,7 @@ import { describeError, log } from "./log.js";
 import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
 import { acceptsGzip, type StaticResource } from "./static-content.js";
-import type { BodySink, Exchange, OutgoingResponse, RequestHandler, RequestHead } from "./transport.js";
+import { bodyBytes, type BodySink, type Exchange, type OutgoingResponse, type RequestHandler, type RequestHead } from "./transport.js";
 import type { ValidationAnswer } from "./validation-protocol.js";
 
 /** One aggregate telemetry sample per validate request: never anything of the document itself. */
@@ -47,6 +47,7 @@ export class ServiceHandler implements RequestHandler {
   private readonly notFound: OutgoingResponse;
   private readonly validateMethodNotAllowed: OutgoingResponse;
   private readonly readMethodNotAllowed: OutgoingResponse;
+  private readonly unparsableRequest: OutgoingResponse;
   private readonly validatePreflight = preflightResponse(VALIDATE_METHODS);
   private readonly readPreflight = preflightResponse(READ_METHODS);
   private readonly health = jsonResponse(200, JSON.stringify({ status: "ok" }));
@@ -58,6 +59,7 @@ export class ServiceHandler implements RequestHandler {
     this.notFound = this.problems.problem("ERR_NOT_FOUND", { detail: "No resource exists at this path." });
     this.validateMethodNotAllowed = this.problems.problem("ERR_METHOD_NOT_ALLOWED", { detail: `This path accepts ${VALIDATE_METHODS}.`, headers: ["Allow", VALIDATE_METHODS] });
     this.readMethodNotAllowed = this.problems.problem("ERR_METHOD_NOT_ALLOWED", { detail: `This path accepts ${READ_METHODS}.`, headers: ["Allow", READ_METHODS] });
+    this.unparsableRequest = this.framingRefusal("The request cannot be parsed: its head or its body's framing is invalid.");
   }
 
   begin(head: RequestHead): Exchange {
@@ -83,7 +85,7 @@ export class ServiceHandler implements RequestHandler {
   }
 
   unparsable(): OutgoingResponse {
-    return this.framingRefusal("The request cannot be parsed: its head or its body's framing is invalid.");
+    return this.unparsableRequest;
   }
 
   /** Nothing after such a request can be trusted to start where the client meant it to: the connection is closed. */
@@ -258,9 +260,10 @@ class ValidateExchange implements BodySink {
    * read its answers holds its own share, not the whole service. It is always admitted: the work is already done.
    */
   private heldUntilSent(response: OutgoingResponse): OutgoingResponse {
-    const bytes = typeof response.body === "string" ? Buffer.byteLength(response.body) : response.body.byteLength;
-    this.parts.budget.tryReserve(this.client, bytes, true);
-    return { ...response, onSettled: () => this.parts.budget.release(this.client, bytes) };
+    // Encoded once here: the adapters send bytes as they are.
+    const body = bodyBytes(response.body);
+    this.parts.budget.tryReserve(this.client, body.byteLength, true);
+    return { ...response, body, onSettled: () => this.parts.budget.release(this.client, body.byteLength) };
   }
 
   private finish(response: OutgoingResponse, outcome: string, model = "none", sizeBytes = 0, level: RequestSample["level"] = "none"): OutgoingResponse {

@@ -1,7 +1,7 @@
 // The header and query checks of the validate endpoint. Each returns a detail for the Problem, or the parsed value.
 // Details may name a parameter or header value (truncated) but never anything of the document.
 import { resolveOptions, type ValidateOptions } from "../core/validate.js";
-import type { Level } from "../core/report.js";
+import { ruleIdList, type Level } from "../core/report.js";
 import { VALIDATE_PARAMETERS } from "./api-definition.js";
 
 type Check<T> = { ok: true; value: T } | { ok: false; detail: string };
@@ -20,7 +20,7 @@ export function parseValidateQuery(query: string): Check<ValidateOptions> {
     seen.add(name);
     if (name === "level") options.level = value as Level;
     else if (name === "oscal-version") options.oscalVersion = value;
-    else options.rules = value.split(",").map((id) => id.trim()).filter((id) => id !== "");
+    else options.rules = ruleIdList(value);
   }
   const resolved = resolveOptions(options);
   return resolved.ok ? { ok: true, value: options } : { ok: false, detail: resolved.error.detail };

@@ -117,10 +117,11 @@ export class ValidationPool {
     const largeMayStart = this.largeQueue.length > 0 && usable.filter(holdsLarge).length + 1 + reserved <= usable.length;
     const forLarge = largeMayStart ? fewestRunning(usable.filter((slot) => !holdsLarge(slot))) : undefined;
     if (forLarge !== undefined && forLarge.running.size === 0) this.run(forLarge, this.largeQueue.shift()!);
+    // Small jobs never change which workers hold large ones: the candidates are fixed, only their loads change.
+    const smallLane = usable.filter((slot) => slot !== forLarge && !holdsLarge(slot));
     for (;;) {
       if (this.smallQueue.length === 0) return;
-      const open = usable.filter((slot) => slot !== forLarge && !holdsLarge(slot) && slot.running.size < SMALL_JOBS_PER_WORKER);
-      const chosen = fewestRunning(open);
+      const chosen = fewestRunning(smallLane.filter((slot) => slot.running.size < SMALL_JOBS_PER_WORKER));
       if (chosen === undefined) return;
       this.run(chosen, this.smallQueue.shift()!);
     }

@@ -1,4 +1,4 @@
-import { escapeToken } from "../core/schema-messages.js";
+import { escapeToken } from "../core/json-pointer.js";
 
 // Checks that a value handed to the library is JSON data, as a parsed document would be. The validators assume JSON:
 // a getter that throws, a cycle or a Date would otherwise surface as an exception or a verdict on data JSON cannot hold.
@@ -34,16 +34,14 @@ export function findNonJsonValue(root: unknown): NonJsonValue | undefined {
  * `depth` levels (a cycle never ends), where the walk below takes over to say what and where.
  */
 function isJsonWithin(value: unknown, depth: number): boolean {
-  if (typeof value !== "object") return typeof value === "string" || typeof value === "boolean" || Number.isFinite(value);
-  if (value === null) return true;
+  if (describeNonJson(value) !== undefined) return false;
+  if (typeof value !== "object" || value === null) return true;
   if (depth === 0) return false;
   if (Array.isArray(value)) {
     // A hole reads as undefined, which fails like any undefined element.
     for (let index = 0; index < value.length; index++) if (!isJsonWithin(value[index], depth - 1)) return false;
     return true;
   }
-  const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
   for (const key of Object.keys(value)) if (!isJsonWithin((value as Record<string, unknown>)[key], depth - 1)) return false;
   return true;
 }

@@ -169,7 +169,6 @@ export class SemanticRun {
 
   constructor(
     private readonly tables: RuleTables,
-    readonly active: Uint8Array,
     indexNames: readonly string[],
     readonly path: Segment[],
     private readonly nodes: (PathNode | undefined)[],

@@ -2,7 +2,8 @@
 // Every expected position below is counted by hand from the document text written next to it.
 import { describe, expect, it } from "vitest";
 import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
-import { jsonLocator, pointerTokens } from "../../runtime/core/locate.js";
+import { jsonLocator } from "../../runtime/core/locate.js";
+import { pointerTokens } from "../../runtime/core/json-pointer.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { resolvePointer } from "../helpers/json-pointer.js";

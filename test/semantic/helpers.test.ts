@@ -14,7 +14,7 @@ const tables: RuleTables = {
 function runOver(model: string) {
   const path: Segment[] = [model];
   const nodes: (PathNode | undefined)[] = [];
-  const run = new SemanticRun(tables, new Uint8Array(3).fill(1), ["ix"], path, nodes, false);
+  const run = new SemanticRun(tables, ["ix"], path, nodes, false);
   const at = (...segments: Segment[]) => {
     segments.forEach((segment, i) => {
       path[i + 1] = segment;

@@ -81,8 +81,6 @@ export class EmitContext {
   constructor(
     /** allowed-values target sites reached by several constraints, one of them strict: they need the union check. */
     readonly multiSites: ReadonlySet<string>,
-    /** The rules of our own, absent on the probing pass. */
-    readonly own: OwnRuleIndices | undefined,
   ) {}
 
   fresh(prefix: string): string {

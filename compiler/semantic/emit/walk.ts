@@ -22,7 +22,7 @@ export class Walk {
     multiSites: ReadonlySet<string>,
     private readonly own: OwnRuleIndices | undefined,
   ) {
-    this.ctx = new EmitContext(multiSites, own);
+    this.ctx = new EmitContext(multiSites);
   }
 
   /**

@@ -100,7 +100,7 @@ export class UwsServer implements TransportServer {
       const head = req.getCaseSensitiveMethod() === "HEAD";
       // uWS calls onData only when a body follows the head.
       const expectsBody = req.getHeader("transfer-encoding") !== "" || (contentLength !== "" && contentLength !== "0");
-      let fields: [string, string][] | undefined;
+      let fields: Map<string, string[]> | undefined;
       const exchange = handler.begin({
         method: req.getCaseSensitiveMethod(),
         path: req.getUrl(),
@@ -108,11 +108,15 @@ export class UwsServer implements TransportServer {
         header: (name) => req.getHeader(name),
         headerValues: (name) => {
           if (fields === undefined) {
-            const collected: [string, string][] = [];
-            req.forEach((key, value) => collected.push([key, value]));
+            const collected = new Map<string, string[]>();
+            req.forEach((key, value) => {
+              const values = collected.get(key);
+              if (values === undefined) collected.set(key, [value]);
+              else values.push(value);
+            });
             fields = collected;
           }
-          return fields.filter(([key]) => key === name).map(([, value]) => value);
+          return fields.get(name) ?? [];
         },
         remoteAddress: () => textDecoder.decode(res.getRemoteAddressAsText()),
       });
