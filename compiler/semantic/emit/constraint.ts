@@ -53,3 +53,11 @@ export function perTargetNode(ctx: EmitContext, unit: CompileUnit, ref: NodeRef,
 export function sourceId(unit: CompileUnit): string {
   return unit.constraint.nistId ?? unit.constraint.key;
 }
+
+/**
+ * Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already
+ * there; `create` runs first when the set is made lazily. Shared by index and is-unique.
+ */
+export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string, create = ""): string {
+  return `{ const k = ${key}; if (k !== null) { ${create}if (${set}.has(k)) R.report(${rule}, PL, ${describe("EX(k)")}); else ${set}.add(k); } }`;
+}

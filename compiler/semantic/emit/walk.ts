@@ -179,8 +179,11 @@ export class Walk {
         lines.push(`const ${test} = (${sharing.map((m) => switches[m]).join(" || ")}) && ${filter};`);
       }
       members.forEach(({ segment }, m) => {
-        const filter = segment.filter === undefined ? "" : ` && ${tests.get(segment.filter) ?? `(${segment.filter})`}`;
-        lines.push(`if (${switches[m]}${filter}) { ${container === names.c ? segment.inArray : segment.single} }`);
+        // The loop runs only when some switch is on: a lone member's is.
+        const conditions = members.length === 1 ? [] : [switches[m]!];
+        if (segment.filter !== undefined) conditions.push(tests.get(segment.filter) ?? `(${segment.filter})`);
+        const body = container === names.c ? segment.inArray : segment.single;
+        lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
       return lines.join("\n");
     };
