@@ -106,6 +106,10 @@ for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, L
 class JsonScan {
   private line = 1;
   private lineStart: number;
+  /** The column of byte `countedTo`, on the line that starts at `countedLineStart`. */
+  private countedLineStart = -1;
+  private countedTo = 0;
+  private column = 1;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -150,13 +154,22 @@ class JsonScan {
     }
   }
 
-  /** Places the requests at byte offset `offset`, which lies on the current line. */
+  /**
+   * Places the requests at byte offset `offset`, which lies on the current line. Columns are counted on from the last
+   * offset placed on the same line (the scan only moves forward), so the findings of a minified document, all on one
+   * line, cost one pass over it rather than one per finding.
+   */
   private place(requests: readonly number[], offset: number): void {
     if (requests.length === 0) return;
+    if (this.countedLineStart !== this.lineStart) {
+      this.countedLineStart = this.lineStart;
+      this.countedTo = this.lineStart;
+      this.column = 1;
+    }
     // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
-    let column = 1;
-    for (let k = this.lineStart; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) column++;
-    for (const request of requests) this.positions[request] = { line: this.line, column };
+    for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
+    this.countedTo = offset;
+    for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
   }
 
   /** Reads an array element's or object member's start; returns where its value starts and the tree node for it. */
