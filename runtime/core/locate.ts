@@ -110,6 +110,7 @@ class JsonScan {
   private countedLineStart = -1;
   private countedTo = 0;
   private column = 1;
+  private memberNode: PointerNode | undefined = undefined;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -133,7 +134,8 @@ class JsonScan {
         i = this.skipWhitespace(i + 1);
         if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
           stack.push(frame);
-          ({ i, node } = this.enterMember(i, frame));
+          i = this.enterMember(i, frame);
+          node = this.memberNode;
           continue;
         }
         i++;
@@ -145,7 +147,8 @@ class JsonScan {
         if (frame === undefined) return;
         if (bytes[i] === COMMA) {
           frame.index++;
-          ({ i, node } = this.enterMember(this.skipWhitespace(i + 1), frame));
+          i = this.enterMember(this.skipWhitespace(i + 1), frame);
+          node = this.memberNode;
           break;
         }
         stack.pop();
@@ -172,15 +175,22 @@ class JsonScan {
     for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
   }
 
-  /** Reads an array element's or object member's start; returns where its value starts and the tree node for it. */
-  private enterMember(i: number, frame: Frame): { i: number; node: PointerNode | undefined } {
+  /**
+   * Reads an array element's or object member's start; returns where its value starts, and leaves the tree node for it
+   * in `memberNode` (no object per member: the scan enters every member of the containers it walks into).
+   */
+  private enterMember(i: number, frame: Frame): number {
     const children = frame.node.children!;
-    if (frame.isArray) return { i, node: children.get(String(frame.index)) };
+    if (frame.isArray) {
+      this.memberNode = children.get(String(frame.index));
+      return i;
+    }
     const nameEnd = skipString(this.bytes, i);
     const child = children.get(memberName(this.bytes, i, nameEnd));
     if (child !== undefined) this.place(child.atName, i);
+    this.memberNode = child;
     // Past the name, the colon and the whitespace around it.
-    return { i: this.skipWhitespace(this.skipWhitespace(nameEnd) + 1), node: child };
+    return this.skipWhitespace(this.skipWhitespace(nameEnd) + 1);
   }
 
   private skipWhitespace(i: number): number {

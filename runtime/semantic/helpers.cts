@@ -347,16 +347,24 @@ export class SemanticRun {
       if (node.children === null) continue;
       const children: PathNode[] = [];
       for (const child of node.children.values()) if (child.holdsFindings) children.push(child);
-      if (children.length > 1) {
-        const position = positionsIn(value);
-        children.sort((a, b) => position(a.segment) - position(b.segment));
-      }
+      if (children.length > 1) inPositionOrder(children, value);
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
         pending.push({ node: child, value: value !== null && typeof value === "object" ? (value as Record<string, unknown>)[child.segment] : undefined });
       }
     }
     return out;
+  }
+}
+
+/** Sorts path nodes by their position in `value`; the walk mostly made them in that order already. */
+function inPositionOrder(children: PathNode[], value: unknown): void {
+  const position = positionsIn(value);
+  for (let i = 1; i < children.length; i++) {
+    if (position(children[i - 1]!.segment) > position(children[i]!.segment)) {
+      children.sort((a, b) => position(a.segment) - position(b.segment));
+      return;
+    }
   }
 }
 
