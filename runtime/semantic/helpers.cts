@@ -95,7 +95,9 @@ function listText(values: readonly string[]): string {
  */
 export class PathNode {
   private text: string | null = null;
-  children: Map<Segment, PathNode> | null = null;
+  /** The first child made, and every child once there is a second: most nodes on recorded paths have one. */
+  private firstChild: PathNode | null = null;
+  private children: Map<Segment, PathNode> | null = null;
   findings: Finding[] | null = null;
   /** Set once some finding is at this node or below it: ordering visits only those nodes. */
   holdsFindings = false;
@@ -105,10 +107,22 @@ export class PathNode {
   ) {}
 
   child(segment: Segment): PathNode {
-    if (this.children === null) this.children = new Map();
+    const first = this.firstChild;
+    if (first === null) return (this.firstChild = new PathNode(this, segment));
+    if (first.segment === segment) return first;
+    if (this.children === null) this.children = new Map([[first.segment, first]]);
     let node = this.children.get(segment);
     if (node === undefined) this.children.set(segment, (node = new PathNode(this, segment)));
     return node;
+  }
+
+  /** The children on the way to some finding, in the order they were made. */
+  childrenHoldingFindings(): PathNode[] {
+    const holding: PathNode[] = [];
+    if (this.children !== null) {
+      for (const child of this.children.values()) if (child.holdsFindings) holding.push(child);
+    } else if (this.firstChild?.holdsFindings) holding.push(this.firstChild);
+    return holding;
   }
 
   get pointer(): string {
@@ -344,9 +358,7 @@ export class SemanticRun {
     while (pending.length > 0) {
       const { node, value } = pending.pop()!;
       if (node.findings !== null) for (const finding of node.findings) out.push(finding);
-      if (node.children === null) continue;
-      const children: PathNode[] = [];
-      for (const child of node.children.values()) if (child.holdsFindings) children.push(child);
+      const children = node.childrenHoldingFindings();
       if (children.length > 1) inPositionOrder(children, value);
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
