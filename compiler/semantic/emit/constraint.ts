@@ -15,9 +15,9 @@ export interface LoopSegment {
   owner: AssemblyDef;
   inst: ModelInstance;
   guard: string | undefined; // condition on the context node, evaluated once before the loop
-  filter: string | undefined; // condition on the value (the step's predicates), evaluated once per value for all members
-  inArray: string; // body for a value inside a JSON array, once it passes the filter
-  single: string; // body for a lone value, once it passes the filter
+  filters: string[]; // conditions on the value (the conjuncts of the step's predicates), each evaluated once per value for all members
+  inArray: string; // body for a value inside a JSON array, once it passes the filters
+  single: string; // body for a lone value, once it passes the filters
 }
 
 /**
