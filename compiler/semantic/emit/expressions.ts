@@ -62,24 +62,34 @@ function values(ctx: EmitContext, expr: Expr, ref: NodeRef): string {
   return `${pathFunction(ctx, expr, ref, "values")}(${ref.v})`;
 }
 
-/** A generated function of the node evaluating a path for existence or for its values (no path stack). */
-function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values"): string {
+/**
+ * A generated function of the node evaluating a path (no path stack): whether it selects anything, its values, or
+ * whether one of its values, as a string, is in the set named by `among`.
+ */
+function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values" | { among: string }): string {
   // One function per distinct path, node type and use, however many constraints evaluate it.
   const site = ref.type.kind === "flag" ? `${ref.type.owner.contextPath}/@${ref.type.def.name}` : ref.type.def.contextPath;
-  const key = `${kind}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
+  const use = typeof kind === "string" ? kind : `among ${kind.among}`;
+  const key = `${use}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
   const known = ctx.pathFunctions.get(key);
   if (known !== undefined) return known;
-  const name = ctx.fresh(kind === "exists" ? "Q" : "V_");
+  const name = ctx.fresh(kind === "values" ? "V_" : "Q");
   const arg: NodeRef = { ...ref, v: "n" };
   const containsDescendant = JSON.stringify(expr).includes('"descendant"');
   if (containsDescendant) throw new Error(`a // step inside a predicate or test is not supported: ${JSON.stringify(expr)}`);
-  const body =
-    kind === "exists"
-      ? `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`
-      : `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
+  let body: string;
+  if (kind === "exists") body = `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`;
+  else if (kind === "values") body = `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
+  else body = `${emitTarget(ctx, expr, arg, { path: false }, (node) => `if (${kind.among}.has(AS(${nodeValue(ctx, node)}))) return true;`)}\nreturn false;`;
   ctx.functions.push(`function ${name}(n) {\n${body}\n}`);
   ctx.pathFunctions.set(key, name);
   return name;
+}
+
+/** The strings of a string literal or of a sequence of them, else undefined. */
+function stringLiterals(expr: Expr): string[] | undefined {
+  const items = expr.type === "sequence" ? expr.items : [expr];
+  return items.every((i) => i.type === "literal" && typeof i.value === "string") ? items.map((i) => (i as { value: string }).value) : undefined;
 }
 
 /** JS expression: the effective boolean value of `expr` on the node. */
@@ -97,6 +107,10 @@ export function compileBoolean(ctx: EmitContext, expr: Expr, ref: NodeRef): stri
       if (left !== undefined && expr.op === "=" && right.type === "sequence" && right.items.every((i) => i.type === "literal")) {
         return `${ctx.stringSet(right.items.map((i) => String((i as { value: unknown }).value)))}.has(${left})`;
       }
+      // Several values against strings: the comparison is on the values as strings, so a set answers it without
+      // making an array of the values.
+      const strings = stringLiterals(right);
+      if (left === undefined && expr.op === "=" && strings !== undefined) return `${pathFunction(ctx, expr.left, ref, { among: ctx.stringSet(strings) })}(${ref.v})`;
       return `CMPG(${js(expr.op)}, ${values(ctx, expr.left, ref)}, ${values(ctx, expr.right, ref)})`;
     }
     case "call":
