@@ -54,8 +54,9 @@ interface PointerNode {
 
 const newNode = (): PointerNode => ({ children: undefined, atValue: [], atName: [] });
 
-function pointerTree(requests: readonly LocationRequest[]): PointerNode {
+function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode; placeable: number } {
   const root = newNode();
+  let placeable = 0;
   requests.forEach((request, index) => {
     const tokens = pointerTokens(request.pointer);
     if (tokens === undefined || (request.target === "name" && tokens.length === 0)) return;
@@ -67,8 +68,9 @@ function pointerTree(requests: readonly LocationRequest[]): PointerNode {
       node = child;
     }
     (request.target === "name" ? node.atName : node.atValue).push(index);
+    placeable++;
   });
-  return root;
+  return { root, placeable };
 }
 
 
@@ -83,12 +85,15 @@ interface Frame {
 
 /**
  * A Locator over well-formed JSON (the text JSON.parse accepted) as UTF-8 bytes. A member name that occurs twice is
- * placed at its last occurrence, the one JSON.parse keeps.
+ * placed at its last occurrence, the one JSON.parse keeps. Where the caller knows that no object repeats a member
+ * name (`namesRepeat` false), every pointer names one place, and the scan ends once each request is placed instead
+ * of at the end of the text: reports list their findings in document order, so the scan stops at the last reported.
  */
-export function jsonLocator(bytes: Uint8Array): Locator {
+export function jsonLocator(bytes: Uint8Array, namesRepeat = true): Locator {
   return (requests) => {
     const positions: (SourcePosition | undefined)[] = new Array(requests.length).fill(undefined);
-    new JsonScan(bytes, positions).run(pointerTree(requests));
+    const { root, placeable } = pointerTree(requests);
+    new JsonScan(bytes, positions).run(root, namesRepeat ? Number.POSITIVE_INFINITY : placeable);
     return positions;
   };
 }
@@ -111,6 +116,7 @@ class JsonScan {
   private countedTo = 0;
   private column = 1;
   private memberNode: PointerNode | undefined = undefined;
+  private unplaced = 0;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -119,8 +125,10 @@ class JsonScan {
     this.lineStart = byteOrderMarkLength(bytes);
   }
 
-  run(root: PointerNode): void {
+  /** Places requests until `unplaced` of them are placed, or to the end of the text. */
+  run(root: PointerNode, unplaced: number): void {
     const bytes = this.bytes;
+    this.unplaced = unplaced;
     // An explicit stack rather than recursion: a document may nest deeply.
     const stack: Frame[] = [];
     let i = this.skipWhitespace(this.lineStart);
@@ -128,6 +136,7 @@ class JsonScan {
     for (;;) {
       // At the start of a value; `node` is the pointer tree's node for it when a finding lies at or below it.
       if (node !== undefined) this.place(node.atValue, i);
+      if (this.unplaced === 0) return;
       const c = bytes[i];
       if (node?.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
         const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
@@ -173,6 +182,7 @@ class JsonScan {
     for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
     this.countedTo = offset;
     for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
+    this.unplaced -= requests.length;
   }
 
   /**

@@ -5,7 +5,7 @@ import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { parseBody, parseText, type BodyError } from "./body.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
-import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
+import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-structure.js";
 import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
@@ -78,7 +78,12 @@ export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}):
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const parsed = parseBody(bytes);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes), started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes, repeatsNames(parsed.findings)), started);
+}
+
+/** Whether the text's findings include a repeated member name (the structure check reports every one). */
+function repeatsNames(textFindings: readonly ValidationIssue[]): boolean {
+  return textFindings.some((finding) => finding.keyword === JSON_RULES.duplicateName.keyword);
 }
 
 /**
@@ -101,7 +106,7 @@ export function validateText(text: string, options: ValidateOptions = {}): Valid
   const parsed = parseText(body);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
   // Columns count code points, and a lone surrogate (one code point) becomes U+FFFD (one too): positions are the same.
-  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(Buffer.from(body, "utf8")), started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(Buffer.from(body, "utf8"), repeatsNames(parsed.findings)), started);
 }
 
 /** For library callers that already hold the parsed JSON value. */
