@@ -43,6 +43,7 @@ export interface ResolvedOptions {
 
 export const VALIDATOR_RELEASE: string = manifest.validator;
 const PATCH_IDS: readonly string[] = manifest.patches.map((patch) => patch.id);
+const NO_SCHEMA_FINDINGS: { issues: readonly ValidationIssue[]; count: number } = { issues: [], count: 0 };
 
 export function resolveOptions(options: ValidateOptions = {}): { ok: true; options: ResolvedOptions } | { ok: false; error: OptionError } {
   const level = options.level ?? "schema";
@@ -138,27 +139,34 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   const { model } = detected;
   const oscalVersion = declaredOscalVersion(document, model);
   const validators = validatorsFor(model);
-  const schemaIssues = validators.validate(document) ? [] : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document);
+  const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
+  // Schema findings come after the text's in the report: only those it lists are made into issues.
+  const schema = validators.validate(document)
+    ? NO_SCHEMA_FINDINGS
+    : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document, Math.max(0, maxIssues - textFindings.length));
 
-  let issues: ValidationIssue[] = schemaIssues;
+  let found: readonly ValidationIssue[] = schema.issues;
+  let foundCount = schema.count;
   let semanticRules: ValidationReport["meta"]["semanticRules"];
-  const reachesSemanticLayer = options.level === "full" && schemaIssues.length === 0 && options.rules !== undefined;
+  const reachesSemanticLayer = options.level === "full" && schema.count === 0 && options.rules !== undefined;
   if (reachesSemanticLayer) {
-    issues = runSemanticLayer(model, document, options.rules!);
+    found = runSemanticLayer(model, document, options.rules!);
+    foundCount = found.length;
     semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
   }
-  if (textFindings.length > 0) issues = [...textFindings, ...issues];
-  const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
+  const issues = textFindings.length > 0 ? [...textFindings, ...found] : found;
+  const issueCount = textFindings.length + foundCount;
   const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
   const report: ValidationReport = {
-    valid: !issues.some((issue) => issue.severity === "error"),
+    // Every schema finding is an error.
+    valid: schema.count === 0 && !issues.some((issue) => issue.severity === "error"),
     model,
     oscalVersion,
     level: options.level,
     complete,
     issues: issues.slice(0, maxIssues).map(boundedIssue),
-    issueCount: issues.length,
-    truncated: issues.length > maxIssues,
+    issueCount,
+    truncated: issueCount > maxIssues,
     meta: {
       engine: manifest.engine,
       validator: VALIDATOR_RELEASE,
