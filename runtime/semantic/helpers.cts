@@ -158,9 +158,9 @@ export interface RuleTables {
 }
 
 /**
- * One check of one document. The generated walk keeps the path as a stack of segments (`path`, its depth passed to
- * each call) and clears `nodes[depth]` whenever it pushes, so `nodes` caches the PathNode of every stack prefix
- * still current: naming the current node costs O(1) amortised instead of a copy of the stack.
+ * One check of one document. The generated walk keeps the path as a stack of segments and passes its depth to each
+ * call; `nodeAt` names the node of a depth from the walk's cache of path nodes (O(1) amortised, see the generated
+ * module), so no call copies the stack.
  */
 export class SemanticRun {
   readonly findings: Finding[] = [];
@@ -169,7 +169,6 @@ export class SemanticRun {
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
   readonly paramIds: Set<string> | null;
-  private readonly root: PathNode;
   // allowed-values that share a target node: a value passes when any applicable constraint enumerates it, or when
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
   // key); matches are remembered per key, misses kept for the final verdict (with their node only when the
@@ -184,23 +183,14 @@ export class SemanticRun {
   constructor(
     private readonly tables: RuleTables,
     indexNames: readonly string[],
-    readonly path: Segment[],
-    private readonly nodes: (PathNode | undefined)[],
+    /** The node of the model's root property, the first segment of every path. */
+    private readonly root: PathNode,
+    /** The node the first `depth` segments of the walk's current path name. */
+    private readonly nodeAt: (depth: number) => PathNode,
     checkParameters: boolean,
   ) {
     for (const name of indexNames) this.indexes[name] = new Set();
     this.paramIds = checkParameters ? new Set() : null;
-    nodes.length = 0;
-    this.root = new PathNode(null, path[0]!);
-  }
-
-  /** The node the first `depth` segments of the path name. */
-  nodeAt(depth: number): PathNode {
-    let known = depth - 1;
-    while (known > 0 && this.nodes[known] === undefined) known--;
-    let node = known === 0 ? this.root : this.nodes[known]!;
-    for (let d = known + 1; d < depth; d++) this.nodes[d] = node = node.child(this.path[d]!);
-    return node;
   }
 
   report(rule: number, depth: number, message: string): void {
