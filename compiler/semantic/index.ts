@@ -233,9 +233,11 @@ function switchesOf(active) {
   return switches;
 }
 
-function check(model, doc, active) {
+const NO_FINDINGS = Object.freeze({ findings: Object.freeze([]), count: 0, errors: 0 });
+
+function check(model, doc, active, limit = Number.POSITIVE_INFINITY) {
   const root = Object.prototype.hasOwnProperty.call(ROOTS, model) ? ROOTS[model] : undefined;
-  if (root === undefined || !isObj(doc) || !isObj(doc[model])) return [];
+  if (root === undefined || !isObj(doc) || !isObj(doc[model])) return NO_FINDINGS;
   A = switchesOf(active);
   P[0] = model;
   PL = 1;
@@ -245,23 +247,27 @@ function check(model, doc, active) {
   ${gen.resetDescendantTargets()}
   IX = R.indexes;
   let found;
+  let all;
   try {
     root(doc[model], doc, model);
-    found = R.finish(doc, ${own.fragmentHref});
+    found = R.finish(doc, ${own.fragmentHref}, limit);
+    all = R.findings;
   } finally {
     R = null;
     IX = null;
     P.length = 0;
     M.length = 0;
   }
-  if (found.length === 0) return [];
-  const out = new Array(found.length);
+  if (all.length === 0) return NO_FINDINGS;
+  let errors = 0;
+  for (let i = 0; i < all.length; i++) if (rules[all[i].rule].severity === "error") errors++;
+  const findings = new Array(found.length);
   for (let i = 0; i < found.length; i++) {
     const f = found[i];
     const rule = rules[f.rule];
-    out[i] = { ruleId: rule.id, path: f.at.pointer, message: f.message, keyword: rule.keyword, severity: rule.severity };
+    findings[i] = { ruleId: rule.id, path: f.at.pointer, message: f.message, keyword: rule.keyword, severity: rule.severity };
   }
-  return out;
+  return { findings, count: all.length, errors };
 }
 
 module.exports = { rules, check };

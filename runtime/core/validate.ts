@@ -43,7 +43,7 @@ export interface ResolvedOptions {
 
 export const VALIDATOR_RELEASE: string = manifest.validator;
 const PATCH_IDS: readonly string[] = manifest.patches.map((patch) => patch.id);
-const NO_SCHEMA_FINDINGS: { issues: readonly ValidationIssue[]; count: number } = { issues: [], count: 0 };
+const NO_FINDINGS: { issues: readonly ValidationIssue[]; count: number } = { issues: [], count: 0 };
 
 export function resolveOptions(options: ValidateOptions = {}): { ok: true; options: ResolvedOptions } | { ok: false; error: OptionError } {
   const level = options.level ?? "schema";
@@ -140,26 +140,23 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   const oscalVersion = declaredOscalVersion(document, model);
   const validators = validatorsFor(model);
   const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
-  // Schema findings come after the text's in the report: only those it lists are made into issues.
-  const schema = validators.validate(document)
-    ? NO_SCHEMA_FINDINGS
-    : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document, Math.max(0, maxIssues - textFindings.length));
+  // The text's findings come first in the report: of the others, only those it lists are made into issues.
+  const limit = Math.max(0, maxIssues - textFindings.length);
+  const schema = validators.validate(document) ? NO_FINDINGS : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document, limit);
 
-  let found: readonly ValidationIssue[] = schema.issues;
-  let foundCount = schema.count;
+  // Every schema finding is an error.
+  let found = { issues: schema.issues, count: schema.count, errors: schema.count };
   let semanticRules: ValidationReport["meta"]["semanticRules"];
   const reachesSemanticLayer = options.level === "full" && schema.count === 0 && options.rules !== undefined;
   if (reachesSemanticLayer) {
-    found = runSemanticLayer(model, document, options.rules!);
-    foundCount = found.length;
+    found = runSemanticLayer(model, document, options.rules!, limit);
     semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
   }
-  const issues = textFindings.length > 0 ? [...textFindings, ...found] : found;
-  const issueCount = textFindings.length + foundCount;
+  const issues = textFindings.length > 0 ? [...textFindings, ...found.issues] : found.issues;
+  const issueCount = textFindings.length + found.count;
   const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
   const report: ValidationReport = {
-    // Every schema finding is an error.
-    valid: schema.count === 0 && !issues.some((issue) => issue.severity === "error"),
+    valid: found.errors === 0 && !textFindings.some((issue) => issue.severity === "error"),
     model,
     oscalVersion,
     level: options.level,

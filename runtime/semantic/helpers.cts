@@ -248,12 +248,15 @@ export class SemanticRun {
     }
   }
 
-  /** Decides what waited for the end of the walk; returns the findings in document order. */
-  finish(document: unknown, fragmentRule: number): Finding[] {
+  /**
+   * Decides what waited for the end of the walk; returns the first `limit` findings in document order (`findings`
+   * holds them all).
+   */
+  finish(document: unknown, fragmentRule: number, limit = Number.POSITIVE_INFINITY): Finding[] {
     this.finishAllowedValues();
     this.finishReferences();
     this.finishLinks(fragmentRule);
-    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document);
+    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document, limit);
   }
 
   private finishAllowedValues(): void {
@@ -336,18 +339,18 @@ export class SemanticRun {
   /**
    * Findings in document order: a depth-first pass over the path trie, children by array index or by the order of
    * the object's keys, findings at a node (in the order they were made) before those below it. Visits only the nodes
-   * on finding paths, iteratively (so deep documents do not exhaust the stack).
+   * on finding paths, iteratively (so deep documents do not exhaust the stack), and stops at `limit` findings.
    */
-  private inDocumentOrder(document: unknown): Finding[] {
+  private inDocumentOrder(document: unknown, limit: number): Finding[] {
     for (const finding of this.findings) {
       (finding.at.findings ??= []).push(finding);
       for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
     }
     const out: Finding[] = [];
     const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: isObj(document) ? document[this.root.segment as string] : undefined }];
-    while (pending.length > 0) {
+    while (pending.length > 0 && out.length < limit) {
       const { node, value } = pending.pop()!;
-      if (node.findings !== null) for (const finding of node.findings) out.push(finding);
+      if (node.findings !== null) for (const finding of node.findings) if (out.length < limit) out.push(finding);
       const children = node.childrenHoldingFindings();
       if (children.length > 1) inPositionOrder(children, value);
       for (let i = children.length - 1; i >= 0; i--) {

@@ -134,6 +134,24 @@ describe("validation report", () => {
     expect(capped(0)).toMatchObject({ valid: false, issueCount: 31, truncated: true, issues: [] });
   });
 
+  it("at full, a cap lists the first semantic findings in document order, and an error past the cap still makes it invalid", () => {
+    // A link to a missing target (a warning) in the metadata, before a control whose part name is not allowed (an error).
+    const controls = [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement" }, { id: "c1_x", name: "bogus" }] }];
+    const document = { catalog: { uuid, metadata: { ...metadata, links: [{ href: "#nowhere" }] }, controls } };
+    const at = (maxIssues: number) => {
+      const outcome = validateDocument(document, { level: "full", maxIssues });
+      if (outcome.kind !== "report") throw new Error(outcome.kind);
+      return outcome.report;
+    };
+    const all = at(Infinity);
+    expect(all.issues.map((issue) => [issue.path, issue.severity])).toEqual([
+      ["/catalog/metadata/links/0/href", "warning"],
+      ["/catalog/controls/0/parts/1/name", "error"],
+    ]);
+    expect(at(1)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [all.issues[0]] });
+    expect(at(0)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [] });
+  });
+
   it("a document nested too deeply to validate is a typed ERR_PAYLOAD_TOO_LARGE, not a crash", () => {
     let group: Record<string, unknown> = { id: "g", title: "t" };
     for (let depth = 0; depth < 2_000; depth++) group = { id: "g", title: "t", groups: [group] };
