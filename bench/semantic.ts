@@ -1,11 +1,12 @@
 // level=full from bytes (schema layer, then the semantic layer) on the SP 800-53 rev5 catalog and the FedRAMP rev5 SSP
-// template, against level=schema and the decode + parse floor measured in the same run; then the whole corpus in total,
-// and the semantic layer on parts nested 250 and 2,000 deep. Prints each goal with its ratio and whether it is met.
+// template, against level=schema and the decode + parse floor measured in the same run; validateParsed on the parsed
+// value (the same checks without the bytes-to-value path and without locating findings); then the whole corpus in
+// total, and the semantic layer on parts nested 250 and 2,000 deep. Prints each goal with its ratio and whether it is met.
 // Run: npx tsx bench/semantic.ts   (OSCAL_BENCH_FILE=a.json,b.json picks the files, OSCAL_BENCH_RUNS the number of runs,
 // OSCAL_BENCH_CLOCK=cpu times by CPU time)
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { validateBytes, type ValidateOptions } from "../runtime/core/validate.js";
+import { resolveOptions, validateBytes, validateParsed, type ValidateOptions } from "../runtime/core/validate.js";
 import { resolveSemanticRules, runSemanticLayer } from "../runtime/core/semantic.js";
 import { corpusDir, listCorpus } from "../test/helpers/corpus.js";
 import { CLOCK, goalLine, measure, type Timing } from "./timing.js";
@@ -42,6 +43,10 @@ for (const file of FILES) {
   const floor = measure(RUNS, WARM_UP, () => void decodeAndParse(bytes)).whole;
   const schema = measure(RUNS, WARM_UP, () => void reportOf(bytes, { level: "schema" })).whole;
   const fullTiming = measure(RUNS, WARM_UP, () => void reportOf(bytes, { level: "full" })).whole;
+  const parsed = decodeAndParse(bytes);
+  const fullOptions = resolveOptions({ level: "full" });
+  if (!fullOptions.ok) throw new Error("level full resolves");
+  const parsedFull = measure(RUNS, WARM_UP, () => void validateParsed(parsed, fullOptions.options)).whole;
   const findings = full.issues.length;
   const name = path.basename(file);
   console.log(`\n${name}: ${full.model}, ${(bytes.length / 1e6).toFixed(2)} MB, valid=${full.valid}, ${findings} findings at full, ${full.meta.semanticRules?.count ?? 0} rules`);
@@ -49,6 +54,8 @@ for (const file of FILES) {
   console.log(`${"floor: UTF-8 decode + JSON.parse".padEnd(36)} ${cell(floor, floor)}`);
   console.log(`${"validateBytes, level schema".padEnd(36)} ${cell(schema, floor)}`);
   console.log(`${"validateBytes, level full".padEnd(36)} ${cell(fullTiming, floor)}`);
+  console.log(`${"validateParsed, level full".padEnd(36)} ${cell(parsedFull, floor)}`);
+  console.log(`floor + validateParsed at full (no bytes-to-value path, no locating): ${((floor.median + parsedFull.median) / floor.median).toFixed(2)}x the floor`);
   console.log(`semantic layer alone (full - schema, medians): ${(fullTiming.median - schema.median).toFixed(1)} ms`);
   const goal = GOALS[file];
   if (!goal) continue;

@@ -18,10 +18,21 @@ export interface SemanticRule {
   models: readonly string[];
 }
 
+export interface SemanticOutcome {
+  /** The first findings in document order, as many as the limit allows. */
+  findings: SemanticFinding[];
+  /** How many findings there are in all, and how many of them are errors. */
+  count: number;
+  errors: number;
+}
+
 export interface SemanticChecks {
   rules: readonly SemanticRule[];
-  /** doc is the whole parsed document ({"catalog": {...}}), model its root key, active the active rule ids. Findings in document order. */
-  check(model: string, doc: unknown, active: ReadonlySet<string>): SemanticFinding[];
+  /**
+   * doc is the whole parsed document ({"catalog": {...}}), model its root key, active the active rule ids; limit the
+   * most findings to return (all when absent): only those get a JSON Pointer.
+   */
+  check(model: string, doc: unknown, active: ReadonlySet<string>, limit?: number): SemanticOutcome;
 }
 
 export declare const rules: SemanticChecks["rules"];

@@ -54,8 +54,9 @@ interface PointerNode {
 
 const newNode = (): PointerNode => ({ children: undefined, atValue: [], atName: [] });
 
-function pointerTree(requests: readonly LocationRequest[]): PointerNode {
+function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode; placeable: number } {
   const root = newNode();
+  let placeable = 0;
   requests.forEach((request, index) => {
     const tokens = pointerTokens(request.pointer);
     if (tokens === undefined || (request.target === "name" && tokens.length === 0)) return;
@@ -67,8 +68,9 @@ function pointerTree(requests: readonly LocationRequest[]): PointerNode {
       node = child;
     }
     (request.target === "name" ? node.atName : node.atValue).push(index);
+    placeable++;
   });
-  return root;
+  return { root, placeable };
 }
 
 
@@ -83,60 +85,165 @@ interface Frame {
 
 /**
  * A Locator over well-formed JSON (the text JSON.parse accepted) as UTF-8 bytes. A member name that occurs twice is
- * placed at its last occurrence, the one JSON.parse keeps.
+ * placed at its last occurrence, the one JSON.parse keeps. Where the caller knows that no object repeats a member
+ * name (`namesRepeat` false), every pointer names one place, and the scan ends once each request is placed instead
+ * of at the end of the text: reports list their findings in document order, so the scan stops at the last reported.
  */
-export function jsonLocator(bytes: Uint8Array): Locator {
+export function jsonLocator(bytes: Uint8Array, namesRepeat = true): Locator {
   return (requests) => {
-    const offsets: (number | undefined)[] = new Array(requests.length).fill(undefined);
-    scanJson(bytes, pointerTree(requests), offsets);
-    return bytePositions(bytes, offsets);
+    const positions: (SourcePosition | undefined)[] = new Array(requests.length).fill(undefined);
+    const { root, placeable } = pointerTree(requests);
+    new JsonScan(bytes, positions).run(root, namesRepeat ? Number.POSITIVE_INFINITY : placeable);
+    return positions;
   };
 }
 
-function scanJson(bytes: Uint8Array, root: PointerNode, offsets: (number | undefined)[]): void {
-  // An explicit stack rather than recursion: a document may nest deeply.
-  const stack: Frame[] = [];
-  let i = skipWhitespace(bytes, byteOrderMarkLength(bytes));
-  let node: PointerNode | undefined = root;
-  for (;;) {
-    // At the start of a value; `node` is the pointer tree's node for it when a finding lies at or below it.
-    if (node !== undefined) for (const request of node.atValue) offsets[request] = i;
-    const c = bytes[i];
-    if (node?.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
-      const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
-      i = skipWhitespace(bytes, i + 1);
-      if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
-        stack.push(frame);
-        ({ i, node } = enterMember(bytes, i, frame, offsets));
-        continue;
-      }
-      i++;
-    } else i = skipValue(bytes, i);
-    // After a value: close containers until one continues with another member.
+// The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
+
+/** 1 for the bytes that matter while skipping a container: quotes, brackets, braces and line feeds. */
+const CONTAINER_BYTES = new Uint8Array(256);
+for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, LINE_FEED]) CONTAINER_BYTES[byte] = 1;
+
+/**
+ * One pass over the bytes that counts lines as it goes (a line feed only ever lies between tokens), so a finding's
+ * line is known where the scan meets it and its column costs a look back over that line alone.
+ */
+class JsonScan {
+  private line = 1;
+  private lineStart: number;
+  /** The column of byte `countedTo`, on the line that starts at `countedLineStart`. */
+  private countedLineStart = -1;
+  private countedTo = 0;
+  private column = 1;
+  private memberNode: PointerNode | undefined = undefined;
+  private unplaced = 0;
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly positions: (SourcePosition | undefined)[],
+  ) {
+    this.lineStart = byteOrderMarkLength(bytes);
+  }
+
+  /** Places requests until `unplaced` of them are placed, or to the end of the text. */
+  run(root: PointerNode, unplaced: number): void {
+    const bytes = this.bytes;
+    this.unplaced = unplaced;
+    // An explicit stack rather than recursion: a document may nest deeply.
+    const stack: Frame[] = [];
+    let i = this.skipWhitespace(this.lineStart);
+    let node: PointerNode | undefined = root;
     for (;;) {
-      i = skipWhitespace(bytes, i);
-      const frame = stack[stack.length - 1];
-      if (frame === undefined) return;
-      if (bytes[i] === COMMA) {
-        frame.index++;
-        ({ i, node } = enterMember(bytes, skipWhitespace(bytes, i + 1), frame, offsets));
-        break;
+      // At the start of a value; `node` is the pointer tree's node for it when a finding lies at or below it.
+      if (node !== undefined) this.place(node.atValue, i);
+      if (this.unplaced === 0) return;
+      const c = bytes[i];
+      if (node?.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
+        const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
+        i = this.skipWhitespace(i + 1);
+        if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
+          stack.push(frame);
+          i = this.enterMember(i, frame);
+          node = this.memberNode;
+          continue;
+        }
+        i++;
+      } else i = this.skipValue(i);
+      // After a value: close containers until one continues with another member.
+      for (;;) {
+        i = this.skipWhitespace(i);
+        const frame = stack[stack.length - 1];
+        if (frame === undefined) return;
+        if (bytes[i] === COMMA) {
+          frame.index++;
+          i = this.enterMember(this.skipWhitespace(i + 1), frame);
+          node = this.memberNode;
+          break;
+        }
+        stack.pop();
+        i++;
       }
-      stack.pop();
-      i++;
     }
   }
-}
 
-/** Reads an array element's or object member's start; returns where its value starts and the tree node for it. */
-function enterMember(bytes: Uint8Array, i: number, frame: Frame, offsets: (number | undefined)[]): { i: number; node: PointerNode | undefined } {
-  const children = frame.node.children!;
-  if (frame.isArray) return { i, node: children.get(String(frame.index)) };
-  const nameEnd = skipString(bytes, i);
-  const child = children.get(memberName(bytes, i, nameEnd));
-  if (child !== undefined) for (const request of child.atName) offsets[request] = i;
-  // Past the name, the colon and the whitespace around it.
-  return { i: skipWhitespace(bytes, skipWhitespace(bytes, nameEnd) + 1), node: child };
+  /**
+   * Places the requests at byte offset `offset`, which lies on the current line. Columns are counted on from the last
+   * offset placed on the same line (the scan only moves forward), so the findings of a minified document, all on one
+   * line, cost one pass over it rather than one per finding.
+   */
+  private place(requests: readonly number[], offset: number): void {
+    if (requests.length === 0) return;
+    if (this.countedLineStart !== this.lineStart) {
+      this.countedLineStart = this.lineStart;
+      this.countedTo = this.lineStart;
+      this.column = 1;
+    }
+    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
+    for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
+    this.countedTo = offset;
+    for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
+    this.unplaced -= requests.length;
+  }
+
+  /**
+   * Reads an array element's or object member's start; returns where its value starts, and leaves the tree node for it
+   * in `memberNode` (no object per member: the scan enters every member of the containers it walks into).
+   */
+  private enterMember(i: number, frame: Frame): number {
+    const children = frame.node.children!;
+    if (frame.isArray) {
+      this.memberNode = children.get(String(frame.index));
+      return i;
+    }
+    const nameEnd = skipString(this.bytes, i);
+    const child = children.get(memberName(this.bytes, i, nameEnd));
+    if (child !== undefined) this.place(child.atName, i);
+    this.memberNode = child;
+    // Past the name, the colon and the whitespace around it.
+    return this.skipWhitespace(this.skipWhitespace(nameEnd) + 1);
+  }
+
+  private skipWhitespace(i: number): number {
+    const bytes = this.bytes;
+    for (; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b === LINE_FEED) {
+        this.line++;
+        this.lineStart = i + 1;
+      } else if (b !== 0x20 && b !== 0x0d && b !== 0x09) break;
+    }
+    return i;
+  }
+
+  private skipValue(i: number): number {
+    const bytes = this.bytes;
+    const c = bytes[i];
+    if (c === QUOTE) return skipString(bytes, i);
+    if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) {
+      while (i < bytes.length && !isWhitespace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
+      return i;
+    }
+    let depth = 0;
+    for (; i < bytes.length; ) {
+      const b = bytes[i]!;
+      // Indentation, digits and colons, most of what lies between strings, pass with one table look-up.
+      if (CONTAINER_BYTES[b] === 0) {
+        i++;
+        continue;
+      }
+      if (b === QUOTE) {
+        i = skipString(bytes, i);
+        continue;
+      }
+      if (b === LINE_FEED) {
+        this.line++;
+        this.lineStart = i + 1;
+      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
+      else if (--depth === 0) return i + 1;
+      i++;
+    }
+    return i;
+  }
 }
 
 function memberName(bytes: Uint8Array, start: number, end: number): string {
@@ -144,14 +251,7 @@ function memberName(bytes: Uint8Array, start: number, end: number): string {
   return raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
 }
 
-function skipWhitespace(bytes: Uint8Array, i: number): number {
-  while (i < bytes.length && isWhitespace(bytes[i]!)) i++;
-  return i;
-}
-
-// The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
-
-/** From an opening quote to just past the closing one. */
+/** From an opening quote to just past the closing one (a string never holds a line feed). */
 function skipString(bytes: Uint8Array, start: number): number {
   let quote = bytes.indexOf(QUOTE, start + 1);
   for (;;) {
@@ -161,59 +261,6 @@ function skipString(bytes: Uint8Array, start: number): number {
     if (backslashes % 2 === 0) return quote + 1;
     quote = bytes.indexOf(QUOTE, quote + 1);
   }
-}
-
-/** 1 for the bytes that matter while skipping a container: quotes, brackets and braces. */
-const CONTAINER_BYTES = new Uint8Array(256);
-for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY]) CONTAINER_BYTES[byte] = 1;
-
-function skipValue(bytes: Uint8Array, i: number): number {
-  const c = bytes[i];
-  if (c === QUOTE) return skipString(bytes, i);
-  if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) {
-    while (i < bytes.length && !isWhitespace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
-    return i;
-  }
-  let depth = 0;
-  for (; i < bytes.length; ) {
-    const b = bytes[i]!;
-    // Indentation, digits and colons, most of what lies between strings, pass with one table look-up.
-    if (CONTAINER_BYTES[b] === 0) {
-      i++;
-      continue;
-    }
-    if (b === QUOTE) {
-      i = skipString(bytes, i);
-      continue;
-    }
-    if (b === OPEN_OBJECT || b === OPEN_ARRAY) depth++;
-    else if ((b === CLOSE_OBJECT || b === CLOSE_ARRAY) && --depth === 0) return i + 1;
-    i++;
-  }
-  return i;
-}
-
-/** Byte offsets to positions, in one forward pass over the lines that hold them. */
-function bytePositions(bytes: Uint8Array, offsets: readonly (number | undefined)[]): (SourcePosition | undefined)[] {
-  const order = offsets.map((_, index) => index).filter((index) => offsets[index] !== undefined);
-  order.sort((a, b) => offsets[a]! - offsets[b]!);
-  const positions: (SourcePosition | undefined)[] = new Array(offsets.length).fill(undefined);
-  let line = 1;
-  let lineStart = byteOrderMarkLength(bytes);
-  let nextLineFeed = bytes.indexOf(LINE_FEED, lineStart);
-  for (const index of order) {
-    const offset = offsets[index]!;
-    while (nextLineFeed !== -1 && nextLineFeed < offset) {
-      line++;
-      lineStart = nextLineFeed + 1;
-      nextLineFeed = bytes.indexOf(LINE_FEED, lineStart);
-    }
-    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
-    let column = 1;
-    for (let k = lineStart; k < offset; k++) if ((bytes[k]! & 0xc0) !== 0x80) column++;
-    positions[index] = { line, column };
-  }
-  return positions;
 }
 
 // --- Text (YAML) -----------------------------------------------------------------------------------------------------

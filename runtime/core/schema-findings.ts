@@ -7,12 +7,22 @@ import { unescapeToken } from "./json-pointer.js";
 
 const VALUE_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "format"]);
 
-export function collectSchemaFindings(model: Model, release: string, validators: CollectingValidators, document: unknown): ValidationIssue[] {
+/** The findings, of which only the first `limit` become issues (a report lists no more), and how many there are. */
+export function collectSchemaFindings(
+  model: Model,
+  release: string,
+  validators: CollectingValidators,
+  document: unknown,
+  limit: number,
+): { issues: ValidationIssue[]; count: number } {
   validators.collect(document);
   const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
   // Only pattern and format messages depend on the value; resolving every error's pointer would cost as much as the
   // rest of this conversion put together on documents with many errors.
-  return errors.map((error) => toIssue(model, release, error, VALUE_KEYWORDS.has(error.keyword) ? valueAt(document, error.instancePath) : undefined));
+  const issues = errors
+    .slice(0, limit)
+    .map((error) => toIssue(model, release, error, VALUE_KEYWORDS.has(error.keyword) ? valueAt(document, error.instancePath) : undefined));
+  return { issues, count: errors.length };
 }
 
 function toIssue(model: Model, release: string, error: SchemaError, value: unknown): ValidationIssue {

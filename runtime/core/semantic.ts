@@ -29,6 +29,13 @@ export function resolveSemanticRules(requested: readonly string[]): { ok: true; 
   return { ok: true, active: activeRules([...DEFAULT_RULES, ...requested]) };
 }
 
-export function runSemanticLayer(model: Model, document: unknown, active: ActiveRules): ValidationIssue[] {
-  return semanticChecks().check(model, document, active.ids);
+/** The first `limit` findings in document order (all when absent), how many there are, and how many are errors. */
+export function runSemanticLayer(
+  model: Model,
+  document: unknown,
+  active: ActiveRules,
+  limit?: number,
+): { issues: ValidationIssue[]; count: number; errors: number } {
+  const { findings, count, errors } = semanticChecks().check(model, document, active.ids, limit);
+  return { issues: findings, count, errors };
 }

@@ -5,7 +5,7 @@ import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { parseBody, parseText, type BodyError } from "./body.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
-import { checkParsedDocument, NESTING_TOO_DEEP } from "./json-structure.js";
+import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-structure.js";
 import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
@@ -43,6 +43,7 @@ export interface ResolvedOptions {
 
 export const VALIDATOR_RELEASE: string = manifest.validator;
 const PATCH_IDS: readonly string[] = manifest.patches.map((patch) => patch.id);
+const NO_FINDINGS: { issues: readonly ValidationIssue[]; count: number } = { issues: [], count: 0 };
 
 export function resolveOptions(options: ValidateOptions = {}): { ok: true; options: ResolvedOptions } | { ok: false; error: OptionError } {
   const level = options.level ?? "schema";
@@ -78,7 +79,12 @@ export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}):
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const parsed = parseBody(bytes);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes), started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes, repeatsNames(parsed.findings)), started);
+}
+
+/** Whether the text's findings include a repeated member name (the structure check reports every one). */
+function repeatsNames(textFindings: readonly ValidationIssue[]): boolean {
+  return textFindings.some((finding) => finding.keyword === JSON_RULES.duplicateName.keyword);
 }
 
 /**
@@ -101,7 +107,7 @@ export function validateText(text: string, options: ValidateOptions = {}): Valid
   const parsed = parseText(body);
   if (!parsed.ok) return { kind: "body-error", error: parsed.error };
   // Columns count code points, and a lone surrogate (one code point) becomes U+FFFD (one too): positions are the same.
-  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(Buffer.from(body, "utf8")), started);
+  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(Buffer.from(body, "utf8"), repeatsNames(parsed.findings)), started);
 }
 
 /** For library callers that already hold the parsed JSON value. */
@@ -133,27 +139,31 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   const { model } = detected;
   const oscalVersion = declaredOscalVersion(document, model);
   const validators = validatorsFor(model);
-  const schemaIssues = validators.validate(document) ? [] : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document);
+  const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
+  // The text's findings come first in the report: of the others, only those it lists are made into issues.
+  const limit = Math.max(0, maxIssues - textFindings.length);
+  const schema = validators.validate(document) ? NO_FINDINGS : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document, limit);
 
-  let issues: ValidationIssue[] = schemaIssues;
+  // Every schema finding is an error.
+  let found = { issues: schema.issues, count: schema.count, errors: schema.count };
   let semanticRules: ValidationReport["meta"]["semanticRules"];
-  const reachesSemanticLayer = options.level === "full" && schemaIssues.length === 0 && options.rules !== undefined;
+  const reachesSemanticLayer = options.level === "full" && schema.count === 0 && options.rules !== undefined;
   if (reachesSemanticLayer) {
-    issues = runSemanticLayer(model, document, options.rules!);
+    found = runSemanticLayer(model, document, options.rules!, limit);
     semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
   }
-  if (textFindings.length > 0) issues = [...textFindings, ...issues];
-  const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
+  const issues = textFindings.length > 0 ? [...textFindings, ...found.issues] : found.issues;
+  const issueCount = textFindings.length + found.count;
   const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
   const report: ValidationReport = {
-    valid: !issues.some((issue) => issue.severity === "error"),
+    valid: found.errors === 0 && !textFindings.some((issue) => issue.severity === "error"),
     model,
     oscalVersion,
     level: options.level,
     complete,
     issues: issues.slice(0, maxIssues).map(boundedIssue),
-    issueCount: issues.length,
-    truncated: issues.length > maxIssues,
+    issueCount,
+    truncated: issueCount > maxIssues,
     meta: {
       engine: manifest.engine,
       validator: VALIDATOR_RELEASE,

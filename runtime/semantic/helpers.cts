@@ -95,7 +95,9 @@ function listText(values: readonly string[]): string {
  */
 export class PathNode {
   private text: string | null = null;
-  children: Map<Segment, PathNode> | null = null;
+  /** The first child made, and every child once there is a second: most nodes on recorded paths have one. */
+  private firstChild: PathNode | null = null;
+  private children: Map<Segment, PathNode> | null = null;
   findings: Finding[] | null = null;
   /** Set once some finding is at this node or below it: ordering visits only those nodes. */
   holdsFindings = false;
@@ -105,10 +107,22 @@ export class PathNode {
   ) {}
 
   child(segment: Segment): PathNode {
-    if (this.children === null) this.children = new Map();
+    const first = this.firstChild;
+    if (first === null) return (this.firstChild = new PathNode(this, segment));
+    if (first.segment === segment) return first;
+    if (this.children === null) this.children = new Map([[first.segment, first]]);
     let node = this.children.get(segment);
     if (node === undefined) this.children.set(segment, (node = new PathNode(this, segment)));
     return node;
+  }
+
+  /** The children on the way to some finding, in the order they were made. */
+  childrenHoldingFindings(): PathNode[] {
+    const holding: PathNode[] = [];
+    if (this.children !== null) {
+      for (const child of this.children.values()) if (child.holdsFindings) holding.push(child);
+    } else if (this.firstChild?.holdsFindings) holding.push(this.firstChild);
+    return holding;
   }
 
   get pointer(): string {
@@ -144,9 +158,9 @@ export interface RuleTables {
 }
 
 /**
- * One check of one document. The generated walk keeps the path as a stack of segments (`path`, its depth passed to
- * each call) and clears `nodes[depth]` whenever it pushes, so `nodes` caches the PathNode of every stack prefix
- * still current: naming the current node costs O(1) amortised instead of a copy of the stack.
+ * One check of one document. The generated walk keeps the path as a stack of segments and passes its depth to each
+ * call; `nodeAt` names the node of a depth from the walk's cache of path nodes (O(1) amortised, see the generated
+ * module), so no call copies the stack.
  */
 export class SemanticRun {
   readonly findings: Finding[] = [];
@@ -155,7 +169,6 @@ export class SemanticRun {
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
   readonly paramIds: Set<string> | null;
-  private readonly root: PathNode;
   // allowed-values that share a target node: a value passes when any applicable constraint enumerates it, or when
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
   // key); matches are remembered per key, misses kept for the final verdict (with their node only when the
@@ -170,23 +183,14 @@ export class SemanticRun {
   constructor(
     private readonly tables: RuleTables,
     indexNames: readonly string[],
-    readonly path: Segment[],
-    private readonly nodes: (PathNode | undefined)[],
+    /** The node of the model's root property, the first segment of every path. */
+    private readonly root: PathNode,
+    /** The node the first `depth` segments of the walk's current path name. */
+    private readonly nodeAt: (depth: number) => PathNode,
     checkParameters: boolean,
   ) {
     for (const name of indexNames) this.indexes[name] = new Set();
     this.paramIds = checkParameters ? new Set() : null;
-    nodes.length = 0;
-    this.root = new PathNode(null, path[0]!);
-  }
-
-  /** The node the first `depth` segments of the path name. */
-  nodeAt(depth: number): PathNode {
-    let known = depth - 1;
-    while (known > 0 && this.nodes[known] === undefined) known--;
-    let node = known === 0 ? this.root : this.nodes[known]!;
-    for (let d = known + 1; d < depth; d++) this.nodes[d] = node = node.child(this.path[d]!);
-    return node;
   }
 
   report(rule: number, depth: number, message: string): void {
@@ -244,12 +248,15 @@ export class SemanticRun {
     }
   }
 
-  /** Decides what waited for the end of the walk; returns the findings in document order. */
-  finish(document: unknown, fragmentRule: number): Finding[] {
+  /**
+   * Decides what waited for the end of the walk; returns the first `limit` findings in document order (`findings`
+   * holds them all).
+   */
+  finish(document: unknown, fragmentRule: number, limit = Number.POSITIVE_INFINITY): Finding[] {
     this.finishAllowedValues();
     this.finishReferences();
     this.finishLinks(fragmentRule);
-    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document);
+    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document, limit);
   }
 
   private finishAllowedValues(): void {
@@ -332,31 +339,37 @@ export class SemanticRun {
   /**
    * Findings in document order: a depth-first pass over the path trie, children by array index or by the order of
    * the object's keys, findings at a node (in the order they were made) before those below it. Visits only the nodes
-   * on finding paths, iteratively (so deep documents do not exhaust the stack).
+   * on finding paths, iteratively (so deep documents do not exhaust the stack), and stops at `limit` findings.
    */
-  private inDocumentOrder(document: unknown): Finding[] {
+  private inDocumentOrder(document: unknown, limit: number): Finding[] {
     for (const finding of this.findings) {
       (finding.at.findings ??= []).push(finding);
       for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
     }
     const out: Finding[] = [];
     const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: isObj(document) ? document[this.root.segment as string] : undefined }];
-    while (pending.length > 0) {
+    while (pending.length > 0 && out.length < limit) {
       const { node, value } = pending.pop()!;
-      if (node.findings !== null) for (const finding of node.findings) out.push(finding);
-      if (node.children === null) continue;
-      const children: PathNode[] = [];
-      for (const child of node.children.values()) if (child.holdsFindings) children.push(child);
-      if (children.length > 1) {
-        const position = positionsIn(value);
-        children.sort((a, b) => position(a.segment) - position(b.segment));
-      }
+      if (node.findings !== null) for (const finding of node.findings) if (out.length < limit) out.push(finding);
+      const children = node.childrenHoldingFindings();
+      if (children.length > 1) inPositionOrder(children, value);
       for (let i = children.length - 1; i >= 0; i--) {
         const child = children[i]!;
         pending.push({ node: child, value: value !== null && typeof value === "object" ? (value as Record<string, unknown>)[child.segment] : undefined });
       }
     }
     return out;
+  }
+}
+
+/** Sorts path nodes by their position in `value`; the walk mostly made them in that order already. */
+function inPositionOrder(children: PathNode[], value: unknown): void {
+  const position = positionsIn(value);
+  for (let i = 1; i < children.length; i++) {
+    if (position(children[i - 1]!.segment) > position(children[i]!.segment)) {
+      children.sort((a, b) => position(a.segment) - position(b.segment));
+      return;
+    }
   }
 }
 

@@ -11,7 +11,7 @@ const SCRIPT = `
 import { validatorsFor, semanticChecks } from ${JSON.stringify(path.join(repoRoot, "generated/models.js"))};
 const doc = { catalog: { uuid: "00000000-0000-4000-8000-000000000001", metadata: { title: "T", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" } } };
 const checks = semanticChecks();
-process.stdout.write(JSON.stringify({ valid: validatorsFor("catalog").validate(doc), findings: checks.check("catalog", doc, new Set(checks.rules.map((r) => r.id))).length }));
+process.stdout.write(JSON.stringify({ valid: validatorsFor("catalog").validate(doc), findings: checks.check("catalog", doc, new Set(checks.rules.map((r) => r.id))).count }));
 `;
 
 function runIn(dir: string): { valid: boolean; findings: number } {

@@ -75,6 +75,22 @@ describe("finding positions in JSON", () => {
     expect(placed(issues(withBom))).toContain("/catalog/uuid pattern 1:20");
   });
 
+  it("a repeated member name: the finding is placed at the last occurrence, the one JSON.parse keeps", () => {
+    // {"catalog": {"uuid": "x", "metadata": {}, "uuid": "y"}}: the second value, "y", is at column 51.
+    const text = '{"catalog": {"uuid": "x", "metadata": {}, "uuid": "y"}}';
+    expect(text.indexOf('"y"') + 1).toBe(51);
+    expect(placed(issues(text)).filter((entry) => entry.startsWith("/catalog/uuid ")).sort()).toEqual(["/catalog/uuid duplicate-name 1:51", "/catalog/uuid pattern 1:51"]);
+  });
+
+  it("a scan told that no name repeats, which stops at the last request, places what the whole scan places", () => {
+    const text = '{"a": [1, {"b": 2}], "c": {"d": [3, 4]},\n "e": 5}';
+    const requests = ["/a/1/b", "/c", "/c/d/1", "/e", "/missing", ""].map((pointer) => ({ pointer, target: "value" as const }));
+    const whole = jsonLocator(encode(text))(requests);
+    expect(jsonLocator(encode(text), false)(requests)).toEqual(whole);
+    expect(jsonLocator(encode(text), false)(requests.slice(0, 3))).toEqual(whole.slice(0, 3));
+    expect(whole[3]).toEqual({ line: 2, column: 7 });
+  });
+
   it("member names written with escapes match the decoded names of the path", () => {
     // "metad\u0061ta" is the name metadata; the object that lacks its required properties opens after it.
     const text = '{"catalog": {"uuid": "' + uuid + '", "metad\\u0061ta": {}}}';

@@ -116,6 +116,42 @@ describe("validation report", () => {
     expect(r.issues).toHaveLength(200);
   });
 
+  it("a cap lists the text's findings, then the first schema findings in document order; issueCount counts them all", () => {
+    const props = Array.from({ length: 30 }, (_, index) => `{"name": "bad name ${index}", "value": "v"}`).join(", ");
+    const text = `{"catalog": {"uuid": "${uuid}", "uuid": "${uuid}", "metadata": {"title": "T", "last-modified": "2024-05-01T12:00:00Z", "version": "1", "oscal-version": "1.2.2", "props": [${props}]}}}`;
+    const capped = (maxIssues: number) => {
+      const outcome = validateBytes(new TextEncoder().encode(text), { maxIssues });
+      if (outcome.kind !== "report") throw new Error(outcome.kind);
+      return outcome.report;
+    };
+    const all = capped(Infinity);
+    expect(all).toMatchObject({ valid: false, issueCount: 31, truncated: false });
+    expect(all.issues[0]).toMatchObject({ keyword: "duplicate-name", path: "/catalog/uuid" });
+    const three = capped(3);
+    expect(three).toMatchObject({ valid: false, issueCount: 31, truncated: true });
+    expect(three.issues.map((issue) => issue.path)).toEqual(all.issues.slice(0, 3).map((issue) => issue.path));
+    expect(three.issues.map((issue) => issue.path)).toEqual(["/catalog/uuid", "/catalog/metadata/props/0/name", "/catalog/metadata/props/1/name"]);
+    expect(capped(0)).toMatchObject({ valid: false, issueCount: 31, truncated: true, issues: [] });
+  });
+
+  it("at full, a cap lists the first semantic findings in document order, and an error past the cap still makes it invalid", () => {
+    // A link to a missing target (a warning) in the metadata, before a control whose part name is not allowed (an error).
+    const controls = [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement" }, { id: "c1_x", name: "bogus" }] }];
+    const document = { catalog: { uuid, metadata: { ...metadata, links: [{ href: "#nowhere" }] }, controls } };
+    const at = (maxIssues: number) => {
+      const outcome = validateDocument(document, { level: "full", maxIssues });
+      if (outcome.kind !== "report") throw new Error(outcome.kind);
+      return outcome.report;
+    };
+    const all = at(Infinity);
+    expect(all.issues.map((issue) => [issue.path, issue.severity])).toEqual([
+      ["/catalog/metadata/links/0/href", "warning"],
+      ["/catalog/controls/0/parts/1/name", "error"],
+    ]);
+    expect(at(1)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [all.issues[0]] });
+    expect(at(0)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [] });
+  });
+
   it("a document nested too deeply to validate is a typed ERR_PAYLOAD_TOO_LARGE, not a crash", () => {
     let group: Record<string, unknown> = { id: "g", title: "t" };
     for (let depth = 0; depth < 2_000; depth++) group = { id: "g", title: "t", groups: [group] };

@@ -82,6 +82,11 @@ describe("expect", () => {
     expect(only(run("catalog", doc({ parts: [statement("c1")] })), rule)).toEqual([]);
     expect(only(run("catalog", doc({ props: [{ name: "status", value: "withdrawn" }] })), rule)).toEqual([]);
   });
+  it("compares each value the path selects with each listed value", () => {
+    const statuses = (...values: string[]) => doc({ props: values.map((value) => ({ name: "status", value })) });
+    expect(only(run("catalog", statuses("active", "Withdrawn")), rule)).toEqual([]);
+    expect(only(run("catalog", statuses("active", "WITHDRAWN")), rule)).toEqual([{ path: "/catalog/controls/0", severity: "error" }]);
+  });
 });
 
 describe("rules of ours", () => {

@@ -19,7 +19,7 @@ export function corpusCounts(): Record<string, Record<string, number>> {
   for (const document of listCorpus()) {
     const counts: Record<string, number> = {};
     const parsed = JSON.parse(new TextDecoder().decode(readCorpusBytes(document)));
-    for (const finding of check(document.model, parsed, DEFAULT_ON)) counts[finding.ruleId] = (counts[finding.ruleId] ?? 0) + 1;
+    for (const finding of check(document.model, parsed, DEFAULT_ON).findings) counts[finding.ruleId] = (counts[finding.ruleId] ?? 0) + 1;
     out[document.file] = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
   }
   return out;

@@ -21,7 +21,7 @@ export const DEFAULT_ON: ReadonlySet<string> = new Set(rules.filter((r) => r.def
 export const ALL_RULES: ReadonlySet<string> = new Set(rules.map((r) => r.id));
 
 export function run(model: string, doc: unknown, active: ReadonlySet<string> = ALL_RULES): SemanticFinding[] {
-  return check(model, doc, active);
+  return check(model, doc, active).findings;
 }
 
 export function findingsOf(findings: SemanticFinding[], ruleId: string): SemanticFinding[] {

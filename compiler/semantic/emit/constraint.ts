@@ -15,9 +15,9 @@ export interface LoopSegment {
   owner: AssemblyDef;
   inst: ModelInstance;
   guard: string | undefined; // condition on the context node, evaluated once before the loop
-  filter: string | undefined; // condition on the value (the step's predicates), evaluated once per value for all members
-  inArray: string; // body for a value inside a JSON array, once it passes the filter
-  single: string; // body for a lone value, once it passes the filter
+  filters: string[]; // conditions on the value (the conjuncts of the step's predicates), each evaluated once per value for all members
+  inArray: string; // body for a value inside a JSON array, once it passes the filters
+  single: string; // body for a lone value, once it passes the filters
 }
 
 /**
@@ -52,4 +52,12 @@ export function perTargetNode(ctx: EmitContext, unit: CompileUnit, ref: NodeRef,
 /** The constraint's id in messages: NIST's, else our key. */
 export function sourceId(unit: CompileUnit): string {
   return unit.constraint.nistId ?? unit.constraint.key;
+}
+
+/**
+ * Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already
+ * there; `create` runs first when the set is made lazily. Shared by index and is-unique.
+ */
+export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string, create = ""): string {
+  return `{ const k = ${key}; if (k !== null) { ${create}if (${set}.has(k)) R.report(${rule}, PL, ${describe("EX(k)")}); else ${set}.add(k); } }`;
 }

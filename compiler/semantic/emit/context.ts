@@ -50,9 +50,9 @@ export function js(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Pushes a segment on the generated walk's path stack, clearing the cached path node of that depth (see SemanticRun). */
+/** Pushes a segment on the generated walk's path stack; the cached path nodes from that depth on are no longer current. */
 export function pushPath(segment: string): string {
-  return `P[PL] = ${segment}; M[PL++] = undefined; `;
+  return `P[PL] = ${segment}; if (PL <= MH) MH = PL - 1; PL++; `;
 }
 
 export function nodeName(type: NodeType): string {

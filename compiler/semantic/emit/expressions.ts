@@ -7,25 +7,47 @@ import { emitTarget } from "./navigation.js";
 
 const OSCAL_NAMESPACE = "http://csrc.nist.gov/ns/oscal";
 
-/** JS expression: the single atomised value of `expr` (or undefined), when `expr` yields at most one value. */
-export function singleValue(ctx: EmitContext, expr: Expr, ref: NodeRef): string | undefined {
-  if (expr.type === "literal") return js(expr.value);
+/**
+ * The one node `expr` selects (a JS expression of its raw JSON value, to atomise), a literal, or undefined when `expr`
+ * may yield several values.
+ */
+function singleOperand(ctx: EmitContext, expr: Expr, ref: NodeRef): { literal: string } | { node: string } | undefined {
+  if (expr.type === "literal") return { literal: js(expr.value) };
   if (expr.type !== "path" || expr.rootDescendant || expr.steps.length !== 1) return undefined;
   const step = expr.steps[0]!;
   if (step.predicates.length > 0) return undefined;
-  if (step.axis === "self") return atomOf(ctx, ref);
+  if (step.axis === "self") return { node: nodeValue(ctx, ref) };
   if (step.axis === "flag" && ref.type.kind !== "flag") {
     const inst = ref.type.def.flags.find((f) => f.name === step.name);
     if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
-    return `AT(${ref.v}${ctx.member(ref.type.def, inst.jsonName)})`;
+    return { node: `${ref.v}${ctx.member(ref.type.def, inst.jsonName)}` };
   }
   return undefined;
 }
 
+/** JS expression: the single atomised value of `expr` (or undefined), when `expr` yields at most one value. */
+export function singleValue(ctx: EmitContext, expr: Expr, ref: NodeRef): string | undefined {
+  const operand = singleOperand(ctx, expr, ref);
+  if (operand === undefined) return undefined;
+  return "literal" in operand ? operand.literal : `AT(${operand.node})`;
+}
+
+/** Like singleValue, as a string: AS atomises by itself, so the node goes to it directly. */
+function singleString(ctx: EmitContext, expr: Expr, ref: NodeRef): string | undefined {
+  const operand = singleOperand(ctx, expr, ref);
+  if (operand === undefined) return undefined;
+  return `AS(${"literal" in operand ? operand.literal : operand.node})`;
+}
+
 /** JS expression: the atomic value of the node (undefined when it has none). */
 export function atomOf(ctx: EmitContext, ref: NodeRef): string {
-  if (ref.type.kind === "flag") return `AT(${ref.v})`;
-  if (ref.type.kind === "field") return ref.type.def.valueKey === null ? `AT(${ref.v})` : `AT(${ref.v}${ctx.member(ref.type.def, ref.type.def.valueKey)})`;
+  return `AT(${nodeValue(ctx, ref)})`;
+}
+
+/** JS expression: the raw JSON value holding the node's atomic value. */
+function nodeValue(ctx: EmitContext, ref: NodeRef): string {
+  if (ref.type.kind === "flag") return ref.v;
+  if (ref.type.kind === "field") return ref.type.def.valueKey === null ? ref.v : `${ref.v}${ctx.member(ref.type.def, ref.type.def.valueKey)}`;
   throw new Error(`an assembly (${ref.type.def.name}) has no atomic value`);
 }
 
@@ -40,24 +62,34 @@ function values(ctx: EmitContext, expr: Expr, ref: NodeRef): string {
   return `${pathFunction(ctx, expr, ref, "values")}(${ref.v})`;
 }
 
-/** A generated function of the node evaluating a path for existence or for its values (no path stack). */
-function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values"): string {
+/**
+ * A generated function of the node evaluating a path (no path stack): whether it selects anything, its values, or
+ * whether one of its values, as a string, is in the set named by `among`.
+ */
+function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists" | "values" | { among: string }): string {
   // One function per distinct path, node type and use, however many constraints evaluate it.
   const site = ref.type.kind === "flag" ? `${ref.type.owner.contextPath}/@${ref.type.def.name}` : ref.type.def.contextPath;
-  const key = `${kind}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
+  const use = typeof kind === "string" ? kind : `among ${kind.among}`;
+  const key = `${use}|${ref.type.kind}:${site}|${JSON.stringify(expr)}`;
   const known = ctx.pathFunctions.get(key);
   if (known !== undefined) return known;
-  const name = ctx.fresh(kind === "exists" ? "Q" : "V_");
+  const name = ctx.fresh(kind === "values" ? "V_" : "Q");
   const arg: NodeRef = { ...ref, v: "n" };
   const containsDescendant = JSON.stringify(expr).includes('"descendant"');
   if (containsDescendant) throw new Error(`a // step inside a predicate or test is not supported: ${JSON.stringify(expr)}`);
-  const body =
-    kind === "exists"
-      ? `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`
-      : `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
+  let body: string;
+  if (kind === "exists") body = `${emitTarget(ctx, expr, arg, { path: false }, () => "return true;")}\nreturn false;`;
+  else if (kind === "values") body = `const out = [];\n${emitTarget(ctx, expr, arg, { path: false }, (node) => `{ const a = ${atomOf(ctx, node)}; if (a !== undefined) out.push(a); }`)}\nreturn out;`;
+  else body = `${emitTarget(ctx, expr, arg, { path: false }, (node) => `if (${kind.among}.has(AS(${nodeValue(ctx, node)}))) return true;`)}\nreturn false;`;
   ctx.functions.push(`function ${name}(n) {\n${body}\n}`);
   ctx.pathFunctions.set(key, name);
   return name;
+}
+
+/** The strings of a string literal or of a sequence of them, else undefined. */
+function stringLiterals(expr: Expr): string[] | undefined {
+  const items = expr.type === "sequence" ? expr.items : [expr];
+  return items.every((i) => i.type === "literal" && typeof i.value === "string") ? items.map((i) => (i as { value: string }).value) : undefined;
 }
 
 /** JS expression: the effective boolean value of `expr` on the node. */
@@ -67,14 +99,18 @@ export function compileBoolean(ctx: EmitContext, expr: Expr, ref: NodeRef): stri
     case "or":
       return `(${expr.items.map((i) => compileBoolean(ctx, i, ref)).join(expr.type === "and" ? " && " : " || ")})`;
     case "cmp": {
-      const left = singleValue(ctx, expr.left, ref);
+      const left = singleString(ctx, expr.left, ref);
       const right = expr.right;
       if (left !== undefined && (expr.op === "=" || expr.op === "!=") && right.type === "literal") {
-        return expr.op === "=" ? `(AS(${left}) === ${js(String(right.value))})` : `NE(AS(${left}), ${js(String(right.value))})`;
+        return expr.op === "=" ? `(${left} === ${js(String(right.value))})` : `NE(${left}, ${js(String(right.value))})`;
       }
       if (left !== undefined && expr.op === "=" && right.type === "sequence" && right.items.every((i) => i.type === "literal")) {
-        return `${ctx.stringSet(right.items.map((i) => String((i as { value: unknown }).value)))}.has(AS(${left}))`;
+        return `${ctx.stringSet(right.items.map((i) => String((i as { value: unknown }).value)))}.has(${left})`;
       }
+      // Several values against strings: the comparison is on the values as strings, so a set answers it without
+      // making an array of the values.
+      const strings = stringLiterals(right);
+      if (left === undefined && expr.op === "=" && strings !== undefined) return `${pathFunction(ctx, expr.left, ref, { among: ctx.stringSet(strings) })}(${ref.v})`;
       return `CMPG(${js(expr.op)}, ${values(ctx, expr.left, ref)}, ${values(ctx, expr.right, ref)})`;
     }
     case "call":
@@ -141,9 +177,7 @@ function compileCall(ctx: EmitContext, expr: Expr & { type: "call" }, ref: NodeR
 export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef): string {
   const parts = c.keyFields.map((kf) => {
     const expr = parseMetapath(kf.target);
-    let value = singleValue(ctx, expr, ref);
-    if (value === undefined) value = `${values(ctx, expr, ref)}[0]`;
-    const str = `AS(${value})`;
+    const str = singleString(ctx, expr, ref) ?? `AS(${values(ctx, expr, ref)}[0])`;
     if (kf.pattern === undefined) return str;
     // The key is the first capturing group of a full match; a non-matching or empty group gives no key.
     const re = ctx.regex(kf.pattern, c.key);

@@ -149,20 +149,25 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
     return childInstances(owner, step).map((inst): LoopSegment => {
       ctx.member(owner, inst.jsonName);
       const { c, i, y } = ctx.loopNamesOf(inst);
-      // Predicates read the value only, not where it sits: one filter serves both bodies.
-      const filter = step.predicates.map((p) => compileBoolean(ctx, p, childRef(inst, y, c, i))).join(" && ");
+      // Predicates read the value only, not where it sits: the filters serve both bodies.
+      const filters = step.predicates.flatMap(conjuncts).map((p) => compileBoolean(ctx, p, childRef(inst, y, c, i)));
       const render = (container: string, key: string) => emitSteps(ctx, item.steps, selfSteps + 1, childRef(inst, y, container, key), mode, body);
       return {
         kind: "loop",
         owner,
         inst,
         guard: guard === "" ? undefined : guard,
-        filter: filter === "" ? undefined : filter,
+        filters,
         inArray: inst.multiplicity === "single" ? "" : render(c, i),
         single: inst.multiplicity === "array" ? "" : render(ref.v, js(inst.jsonName)),
       };
     });
   });
+}
+
+/** The operands of a predicate's top-level `and`s: members of a shared loop test each distinct one once per value. */
+function conjuncts(predicate: Expr): Expr[] {
+  return predicate.type === "and" ? predicate.items.flatMap(conjuncts) : [predicate];
 }
 
 /**

@@ -167,7 +167,7 @@ export class Walk {
     // A filter several members share is evaluated once per value (when one of their switches is on).
     const sharers = new Map<string, number[]>();
     members.forEach(({ segment }, m) => {
-      if (segment.filter !== undefined) sharers.set(segment.filter, [...(sharers.get(segment.filter) ?? []), m]);
+      for (const filter of new Set(segment.filters)) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
     });
     const perValue = (container: string) => {
       const tests = new Map<string, string>();
@@ -176,11 +176,14 @@ export class Walk {
         if (sharing.length < 2) continue;
         const test = ctx.fresh("t");
         tests.set(filter, test);
-        lines.push(`const ${test} = (${sharing.map((m) => switches[m]).join(" || ")}) && ${filter};`);
+        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${filter};`);
       }
       members.forEach(({ segment }, m) => {
-        const filter = segment.filter === undefined ? "" : ` && ${tests.get(segment.filter) ?? `(${segment.filter})`}`;
-        lines.push(`if (${switches[m]}${filter}) { ${container === names.c ? segment.inArray : segment.single} }`);
+        // The loop runs only when some switch is on: a lone member's is.
+        const conditions = members.length === 1 ? [] : [switches[m]!];
+        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${filter})`);
+        const body = container === names.c ? segment.inArray : segment.single;
+        lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
       return lines.join("\n");
     };

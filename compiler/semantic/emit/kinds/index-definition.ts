@@ -1,5 +1,5 @@
 // index: the target nodes are entered in a document-wide index under distinct keys, for index-has-key to look up.
-import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { duplicateKeyCheck, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
 
 export const indexDefinition: ConstraintEmitter = {
@@ -12,8 +12,7 @@ export const indexDefinition: ConstraintEmitter = {
       ctx,
       unit,
       ref,
-      (node) =>
-        `{ const k = ${keyExpression(ctx, c, node)}; if (k !== null) { if (${index}.has(k)) R.report(${rule}, PL, "Duplicate key (${fields}) " + EX(k) + " in index ${c.indexName} [${sourceId(unit)}]"); else ${index}.add(k); } }`,
+      (node) => duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (key) => `"Duplicate key (${fields}) " + ${key} + " in index ${c.indexName} [${sourceId(unit)}]"`),
       "",
       index,
     );

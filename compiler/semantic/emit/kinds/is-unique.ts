@@ -1,5 +1,5 @@
 // is-unique: the target nodes below one context node have distinct keys.
-import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { duplicateKeyCheck, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
 
 export const isUnique: ConstraintEmitter = {
@@ -13,7 +13,13 @@ export const isUnique: ConstraintEmitter = {
       unit,
       ref,
       (node) =>
-        `{ const k = ${keyExpression(ctx, c, node)}; if (k !== null) { if (${seen} === null) ${seen} = new Set(); if (${seen}.has(k)) R.report(${rule}, PL, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${sourceId(unit)}]"); else ${seen}.add(k); } }`,
+        duplicateKeyCheck(
+          keyExpression(ctx, c, node),
+          seen,
+          rule,
+          (key) => `"Duplicate ${node.label} (${fields}) " + ${key} + " within ${ref.label} [${sourceId(unit)}]"`,
+          `if (${seen} === null) ${seen} = new Set(); `,
+        ),
       `${seen} = null;`,
       seen,
     );
