@@ -77,7 +77,10 @@ export interface RuleResults {
   notEvaluated: number;
 }
 
-class NotEvaluated extends Error {}
+/** Thrown where an input cannot be resolved; a plain class, not an Error: no stack trace is captured. */
+class NotEvaluated {
+  constructor(readonly message: string) {}
+}
 
 const DOCUMENT = -1;
 const FLAG = -2;
@@ -112,6 +115,8 @@ class XNode {
   private descendantsByNames: Map<string, XNode[]> | undefined;
   private flagNodes: Map<string, XNode | null> | undefined;
   private pointerText: string | undefined;
+  /** Results of expressions without variables on this node: they cannot change within a run. */
+  memo: Map<Expr | Step, Item[]> | undefined;
   order: number[] | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
@@ -155,9 +160,14 @@ class XNode {
 
   childrenNamed(names: readonly string[]): XNode[] {
     const rows = this.childRows();
-    const out: XNode[] = [];
-    for (let i = 0; i < rows.length; i++) if (names.includes(rows[i]![0])) out.push(...this.instance(i, rows[i]!));
-    return out;
+    let out: XNode[] | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      if (!names.includes(rows[i]![0])) continue;
+      const nodes = this.instance(i, rows[i]!);
+      // One matching instance (the usual case): its cached array, shared.
+      out = out === undefined ? nodes : [...out, ...nodes];
+    }
+    return out ?? [];
   }
 
   /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
@@ -333,8 +343,10 @@ function single(items: readonly Item[], what: string): Atom | undefined {
 /** Dedupes nodes and puts them in document order (atomic items are kept as they come). */
 function normalize(items: Item[]): Item[] {
   if (items.length < 2 || !items.every((i) => i instanceof XNode)) return items;
-  const unique = [...new Set(items as XNode[])];
-  return unique.sort(compareOrder);
+  const nodes = items as XNode[];
+  let ordered = true;
+  for (let i = 1; i < nodes.length && ordered; i++) ordered = compareOrder(nodes[i - 1]!, nodes[i]!) < 0;
+  return ordered ? nodes : [...new Set(nodes)].sort(compareOrder);
 }
 
 /** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
@@ -409,10 +421,36 @@ class Run {
   }
 }
 
+/** Whether an expression reads no variable: its value then depends on the focus node only (memoised per node). */
+const PURE = new WeakMap<Expr, boolean>();
+function isPure(expr: Expr): boolean {
+  let pure = PURE.get(expr);
+  if (pure === undefined) {
+    pure = !JSON.stringify(expr).includes('"type":"var"');
+    PURE.set(expr, pure);
+  }
+  return pure;
+}
+
+const LITERALS = new WeakMap<Expr, Item[]>();
+
+/** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
+function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
+  if (!(focus instanceof XNode) || !isPure(expr)) return evaluate(expr, focus, scope);
+  focus.memo ??= new Map();
+  let value = focus.memo.get(expr);
+  if (value === undefined) focus.memo.set(expr, (value = evaluate(expr, focus, scope)));
+  return value;
+}
+
+/** Results are shared (literals, memoised values): callers never modify them. */
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
   switch (expr.type) {
-    case "literal":
-      return [expr.value];
+    case "literal": {
+      let value = LITERALS.get(expr);
+      if (value === undefined) LITERALS.set(expr, (value = [expr.value]));
+      return value;
+    }
     case "sequence":
       return expr.items.flatMap((item) => evaluate(item, focus, scope));
     case "var":
@@ -458,7 +496,7 @@ function logical(kind: "and" | "or", items: readonly Expr[], focus: Item | undef
   let pending: NotEvaluated | undefined;
   for (const item of items) {
     try {
-      const value = effectiveBoolean(evaluate(item, focus, scope));
+      const value = effectiveBoolean(focus === undefined ? evaluate(item, focus, scope) : evaluateOn(item, focus, scope));
       if (kind === "and" ? !value : value) return value;
     } catch (error) {
       if (!(error instanceof NotEvaluated)) throw error;
@@ -479,6 +517,53 @@ function quantified(some: boolean, bindings: { name: string; in: Expr }[], at: n
   return !some;
 }
 
+/**
+ * How a step is evaluated: its variable-free predicates (and the variable-free operands of an `and`) are applied once
+ * per input node and memoised with the step's own result; the rest is applied on every evaluation. A step that keeps
+ * a positional predicate applies all its predicates in order, unmemoised.
+ */
+interface StepPlan {
+  memoised: boolean;
+  pure: Expr[];
+  impure: Expr[];
+}
+const PLANS = new WeakMap<Step, StepPlan>();
+function planOf(step: Step): StepPlan {
+  let plan = PLANS.get(step);
+  if (plan !== undefined) return plan;
+  const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
+  const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
+  // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
+  const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
+  const varFree = own === undefined || !JSON.stringify(own).includes('"type":"var"');
+  plan = { memoised: !positional && varFree, pure: [], impure: [] };
+  if (!plan.memoised) plan.impure = step.predicates;
+  else {
+    for (const predicate of step.predicates) {
+      const parts = predicate.type === "and" ? predicate.items : [predicate];
+      const pure = parts.filter(isPure);
+      const impure = parts.filter((part) => !isPure(part));
+      plan.pure.push(...pure);
+      if (impure.length > 0) plan.impure.push(impure.length === 1 ? impure[0]! : { type: "and", items: impure });
+    }
+    if (!costly && plan.pure.length === 0) plan.memoised = false;
+  }
+  PLANS.set(step, plan);
+  return plan;
+}
+
+function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
+  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, item, scope);
+  item.memo ??= new Map();
+  let value = item.memo.get(step);
+  if (value === undefined) {
+    value = stepFrom(step, item, scope);
+    for (const predicate of plan.pure) value = filter(value, predicate, scope);
+    item.memo.set(step, value);
+  }
+  return value;
+}
+
 function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
   let current: Item[];
   if (rootDescendant) {
@@ -486,17 +571,22 @@ function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: It
     current = [focus.view.root];
   } else current = focus === undefined ? [] : [focus];
   for (const step of steps) {
-    const next: Item[] = [];
-    for (const item of current) next.push(...stepFrom(step, item, scope));
-    current = current.length > 1 ? normalize(next) : next;
-    for (const predicate of step.predicates) current = filter(current, predicate, scope);
+    const plan = planOf(step);
+    if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
+    else {
+      const next: Item[] = [];
+      for (const item of current) next.push(...stepWithPurePredicates(step, plan, item, scope));
+      // Children and flags of distinct nodes in document order are distinct and in document order already.
+      current = step.axis === "child" || step.axis === "flag" ? next : normalize(next);
+    }
+    for (const predicate of plan.impure) current = filter(current, predicate, scope);
   }
   return current;
 }
 
 function filter(items: readonly Item[], predicate: Expr, scope: Scope): Item[] {
   return items.filter((item, i) => {
-    const value = evaluate(predicate, item, scope);
+    const value = evaluateOn(predicate, item, scope);
     if (value.length === 1 && typeof value[0] === "number") return value[0] === i + 1;
     return effectiveBoolean(value);
   });
@@ -616,14 +706,14 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
 }
 
 /** The index key of a node: its key fields' values joined, or undefined when none has a value. */
-function keyOf(node: Item, keys: NonNullable<PackConstraint["keys"]>, scope: Scope, patterns: RegExp[]): string | undefined {
-  const parts = keys.map((key, i) => {
+function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined {
+  const parts = c.keys!.map((key) => {
     const atoms = atomize(evaluate(key.target, node, scope));
     if (atoms.length === 0) return undefined;
     const value = String(atoms[0]);
     if (key.pattern === undefined) return value;
-    const m = patterns[i]!.exec(value);
-    return m?.[1] || undefined;
+    // key-field/@pattern: the key is the first capturing group of a full match.
+    return fullMatch(key.pattern).exec(value)?.[1] || undefined;
   });
   return parts.every((p) => p === undefined) ? undefined : parts.map((p) => p ?? "").join("\u001f");
 }
@@ -664,24 +754,26 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     findings.push({ rule, path: at.pointer(), keyword: "not-evaluated", notEvaluated: true, message: `Not evaluated: ${error.message}.` });
   };
 
-  // Every context node with its scope, once; indexes are built first (index-has-key may use one from any context).
+  // Every context node with its scope, once, for contexts with work to do; indexes are built first (index-has-key may
+  // use one built in any context).
+  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
+  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : options.active(c.rule));
   const sites: { context: PackContext; node: XNode; scope: Scope }[] = [];
   const rootScope = new Scope(run, null);
   for (const context of data.contexts) {
+    if (!context.constraints.some(runs)) continue;
     const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
     const nodes = normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: new Scope(run, rootScope, lets, node) });
   }
-  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
   for (const { context, node, scope } of sites) {
     for (const c of context.constraints) {
       if (c.kind !== "index" || !usedIndexes.has(c.index!)) continue;
       const index = run.indexes.get(c.index!) ?? new Map<string, XNode>();
       run.indexes.set(c.index!, index);
-      const patterns = (c.keys ?? []).map((k) => (k.pattern === undefined ? /$/ : fullMatch(k.pattern)));
       try {
         for (const target of evaluate(c.target, node, scope)) {
-          const key = keyOf(target, c.keys!, scope, patterns);
+          const key = keyOf(target, c, scope);
           if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
         }
       } catch (error) {
@@ -692,23 +784,20 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   }
 
   for (const { context, node, scope } of sites) {
+    // is-unique keys seen at this context node, per rule.
     const seen = new Map<number, Set<string>>();
     for (const c of context.constraints) {
       if (c.rule < 0 || !options.active(c.rule)) continue;
-      const rule = data.rules[c.rule]!;
-      const fail = (target: Item) => {
-        results[c.rule]!.fail++;
-        const at = target instanceof XNode ? target : node;
-        findings.push({ rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, rule.description) });
-      };
       try {
         if (c.kind === "index-has-key" && run.failedIndexes.has(c.index!)) throw new NotEvaluated(`its index ${c.index} could not be built: ${run.failedIndexes.get(c.index!)}`);
-        const targets = evaluate(c.target, node, scope);
-        const patterns = (c.keys ?? []).map((k) => (k.pattern === undefined ? /$/ : fullMatch(k.pattern)));
-        for (const target of targets) {
+        for (const target of evaluate(c.target, node, scope)) {
           try {
-            if (checkTarget(c, target, scope, run, patterns, seen)) results[c.rule]!.pass++;
-            else fail(target);
+            if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
+            else {
+              results[c.rule]!.fail++;
+              const at = target instanceof XNode ? target : node;
+              findings.push({ rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) });
+            }
           } catch (error) {
             if (!(error instanceof NotEvaluated)) throw error;
             notEvaluated(c.rule, target instanceof XNode ? target : node, error);
@@ -723,7 +812,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   return { findings, results };
 }
 
-function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, patterns: RegExp[], seen: Map<number, Set<string>>): boolean {
+function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
   switch (c.kind) {
     case "expect":
       return effectiveBoolean(evaluate(c.test!, target, scope));
@@ -737,11 +826,11 @@ function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, pa
       return value !== undefined && c.patterns!.every((pattern) => fullMatch(pattern).test(String(value)));
     }
     case "index-has-key": {
-      const key = keyOf(target, c.keys!, scope, patterns);
+      const key = keyOf(target, c, scope);
       return key !== undefined && (run.indexes.get(c.index!)?.has(key) ?? false);
     }
     case "is-unique": {
-      const key = keyOf(target, c.keys!, scope, patterns);
+      const key = keyOf(target, c, scope);
       if (key === undefined) return true;
       let keys = seen.get(c.rule);
       if (keys === undefined) seen.set(c.rule, (keys = new Set()));
