@@ -118,6 +118,7 @@ class XNode {
   /** Results of expressions without variables on this node: they cannot change within a run. */
   memo: Map<Expr | Step, Item[]> | undefined;
   order: number[] | undefined;
+  private sequence: XNode[] | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
 
@@ -130,6 +131,11 @@ class XNode {
     readonly index: number,
     readonly view: DocumentView,
   ) {}
+
+  /** The sequence of this node alone, shared (sequences are never modified). */
+  alone(): XNode[] {
+    return (this.sequence ??= [this]);
+  }
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
   private childRows(): [string, string, number][] {
@@ -254,7 +260,13 @@ interface DocumentView {
   root: XNode;
 }
 
-type MapItem = Map<string, Item[]>;
+/** A map (map:entry, map:merge): keys with their values, first entry of a key kept. */
+class MapItem {
+  constructor(
+    readonly keys: string[],
+    readonly values: Item[][],
+  ) {}
+}
 type Item = XNode | string | number | boolean | Date | MapItem;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -281,7 +293,7 @@ function atomize(items: readonly Item[]): Atom[] {
     if (item instanceof XNode) {
       const atom = item.atom();
       if (atom !== undefined) out.push(atom);
-    } else if (item instanceof Map) throw new Error("a map has no atomic value");
+    } else if (item instanceof MapItem) throw new Error("a map has no atomic value");
     else out.push(item);
   }
   return out;
@@ -327,7 +339,7 @@ function compareAtoms(op: string, a: Atom, b: Atom): boolean {
 function effectiveBoolean(items: readonly Item[]): boolean {
   if (items.length === 0) return false;
   const first = items[0]!;
-  if (first instanceof XNode || first instanceof Map || first instanceof Date) return true;
+  if (first instanceof XNode || first instanceof MapItem || first instanceof Date) return true;
   if (items.length > 1) return true;
   if (typeof first === "boolean") return first;
   if (typeof first === "number") return first !== 0 && !Number.isNaN(first);
@@ -481,8 +493,8 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
     case "lookup": {
       const out: Item[] = [];
       for (const item of evaluate(expr.base, focus, scope)) {
-        if (!(item instanceof Map)) throw new Error("?* applies to maps only");
-        for (const value of item.values()) out.push(...value);
+        if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
+        for (const value of item.values) out.push(...value);
       }
       return out;
     }
@@ -569,7 +581,7 @@ function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: It
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
     current = [focus.view.root];
-  } else current = focus === undefined ? [] : [focus];
+  } else current = focus === undefined ? [] : focus instanceof XNode ? focus.alone() : [focus];
   for (const step of steps) {
     const plan = planOf(step);
     if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
@@ -595,7 +607,7 @@ function filter(items: readonly Item[], predicate: Expr, scope: Scope): Item[] {
 function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
   switch (step.axis) {
     case "self":
-      return [item];
+      return item instanceof XNode ? item.alone() : [item];
     case "call":
       return evaluate(step.call, item, scope);
     case "expr":
@@ -607,7 +619,7 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
   switch (step.axis) {
     case "flag": {
       const flag = item.def === FLAG ? null : item.flag(step.name);
-      return flag === null ? [] : [flag];
+      return flag === null ? [] : flag.alone();
     }
     case "child":
       return item.childrenNamed(step.names);
@@ -616,9 +628,9 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "any":
       return step.descendant ? item.descendants() : item.children();
     case "parent":
-      return item.parent === null ? [] : [item.parent];
+      return item.parent === null ? [] : item.parent.alone();
     case "root":
-      return [item.view.root];
+      return item.view.root.alone();
   }
 }
 
@@ -689,14 +701,20 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
     }
     case "map:entry": {
       const key = stringArgument(args, 0, focus, scope, name);
-      return key === undefined ? [] : [new Map([[key, arg(1)]])];
+      return key === undefined ? [] : [new MapItem([key], [arg(1)])];
     }
     case "map:merge": {
       // Duplicate keys keep the first entry (map:merge's default "use-first").
-      const merged: MapItem = new Map();
+      const seen = new Set<string>();
+      const merged = new MapItem([], []);
       for (const item of arg(0)) {
-        if (!(item instanceof Map)) throw new Error("map:merge() takes maps");
-        for (const [key, value] of item) if (!merged.has(key)) merged.set(key, value);
+        if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
+        item.keys.forEach((key, i) => {
+          if (seen.has(key)) return;
+          seen.add(key);
+          merged.keys.push(key);
+          merged.values.push(item.values[i]!);
+        });
       }
       return [merged];
     }
@@ -707,15 +725,19 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
 
 /** The index key of a node: its key fields' values joined, or undefined when none has a value. */
 function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined {
-  const parts = c.keys!.map((key) => {
-    const atoms = atomize(evaluate(key.target, node, scope));
-    if (atoms.length === 0) return undefined;
-    const value = String(atoms[0]);
-    if (key.pattern === undefined) return value;
-    // key-field/@pattern: the key is the first capturing group of a full match.
-    return fullMatch(key.pattern).exec(value)?.[1] || undefined;
-  });
+  const keys = c.keys!;
+  if (keys.length === 1) return keyPart(node, keys[0]!, scope);
+  const parts = keys.map((key) => keyPart(node, key, scope));
   return parts.every((p) => p === undefined) ? undefined : parts.map((p) => p ?? "").join("\u001f");
+}
+
+function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
+  const atoms = atomize(evaluate(key.target, node, scope));
+  if (atoms.length === 0) return undefined;
+  const value = String(atoms[0]);
+  if (key.pattern === undefined) return value;
+  // key-field/@pattern: the key is the first capturing group of a full match.
+  return fullMatch(key.pattern).exec(value)?.[1] || undefined;
 }
 
 function renderMessage(template: PackConstraint["message"], node: Item, scope: Scope, fallback: string): string {
@@ -763,7 +785,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
     const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
-    const nodes = normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: new Scope(run, rootScope, lets, node) });
   }
   for (const { context, node, scope } of sites) {
