@@ -84,6 +84,12 @@ class NotEvaluated {
 
 const DOCUMENT = -1;
 const FLAG = -2;
+// Keys of an XNode's cache besides syntax tree nodes and strings.
+const ALONE = Symbol("alone");
+const CHILDREN = Symbol("children");
+const POINTER = Symbol("pointer");
+const ORDER = Symbol("order");
+const ALL_DESCENDANTS = Symbol("descendants");
 
 /** Element names that can occur below each definition (for `//name`: subtrees that cannot hold one are skipped). */
 const REACHABLE = new WeakMap<PackData, Set<string>[]>();
@@ -111,16 +117,26 @@ function reachableNames(data: PackData): Set<string>[] {
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
-  private childList: XNode[] | undefined;
-  private descendantsByNames: Map<string, XNode[]> | undefined;
-  private flagNodes: Map<string, XNode | null> | undefined;
-  private pointerText: string | undefined;
-  /** Results of expressions without variables on this node: they cannot change within a run. */
-  memo: Map<Expr | Step, Item[]> | undefined;
-  order: number[] | undefined;
-  private sequence: XNode[] | undefined;
+  /**
+   * Everything else computed on the node, created on first use (most nodes need none): the sequence of the node
+   * alone, its pointer, document order, descendant searches (keyed by the step's name list), and the results of
+   * variable-free expressions and steps (keyed by their syntax tree node), which cannot change within a run.
+   */
+  private cache: Map<unknown, unknown> | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
+
+  /** Flag nodes by name (null: absent), created on first use. */
+  private flags: Map<string, XNode | null> | undefined;
+
+  get<T>(key: unknown): T | undefined {
+    return this.cache?.get(key) as T | undefined;
+  }
+
+  put<T>(key: unknown, value: T): T {
+    (this.cache ??= new Map()).set(key, value);
+    return value;
+  }
 
   constructor(
     readonly value: unknown,
@@ -134,7 +150,7 @@ class XNode {
 
   /** The sequence of this node alone, shared (sequences are never modified). */
   alone(): XNode[] {
-    return (this.sequence ??= [this]);
+    return this.get<XNode[]>(ALONE) ?? this.put(ALONE, [this]);
   }
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
@@ -160,8 +176,7 @@ class XNode {
   }
 
   children(): XNode[] {
-    if (this.childList === undefined) this.childList = this.childRows().flatMap((row, i) => this.instance(i, row));
-    return this.childList;
+    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((row, i) => this.instance(i, row)));
   }
 
   childrenNamed(names: readonly string[]): XNode[] {
@@ -178,33 +193,31 @@ class XNode {
 
   /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
   descendants(names?: readonly string[]): XNode[] {
-    const cacheKey = names === undefined ? "*" : names.join("|");
-    this.descendantsByNames ??= new Map();
-    let out = this.descendantsByNames.get(cacheKey);
-    if (out !== undefined) return out;
-    out = [];
+    const key = names ?? ALL_DESCENDANTS;
+    const known = this.get<XNode[]>(key);
+    if (known !== undefined) return known;
+    const out: XNode[] = [];
     const reach = reachableNames(this.view.data);
     const visit = (node: XNode) => {
       const rows = node.childRows();
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
         const matches = names === undefined || names.includes(row[0]);
-        const below = names === undefined || names.some((n) => reach[row[2]]!.has(n));
+        let below = names === undefined;
+        for (let n = 0; !below && n < names!.length; n++) below = reach[row[2]]!.has(names![n]!);
         if (!matches && !below) continue;
         for (const child of node.instance(i, row)) {
-          if (matches) out!.push(child);
+          if (matches) out.push(child);
           if (below) visit(child);
         }
       }
     };
     visit(this);
-    this.descendantsByNames.set(cacheKey, out);
-    return out;
+    return this.put(key, out);
   }
 
   flag(name: string): XNode | null {
-    this.flagNodes ??= new Map();
-    let node = this.flagNodes.get(name);
+    let node = this.flags?.get(name);
     if (node !== undefined) return node;
     node = null;
     if (this.def >= 0 && isObject(this.value)) {
@@ -212,20 +225,18 @@ class XNode {
       const v = entry === undefined ? undefined : this.value[entry[1]];
       if (isAtom(v)) node = new XNode(v, FLAG, name, this, entry![1], -1, this.view);
     }
-    this.flagNodes.set(name, node);
+    (this.flags ??= new Map()).set(name, node);
     return node;
   }
 
   /** The node's RFC 6901 pointer in its document. */
   pointer(): string {
-    if (this.pointerText !== undefined) return this.pointerText;
-    let text = "";
-    if (this.parent !== null) {
-      text = this.parent.def === DOCUMENT ? `/${escapeToken(this.name)}` : `${this.parent.pointer()}/${escapeToken(this.key!)}`;
-      if (this.index >= 0) text += `/${this.index}`;
-    }
-    this.pointerText = text;
-    return text;
+    if (this.parent === null) return "";
+    const known = this.get<string>(POINTER);
+    if (known !== undefined) return known;
+    let text = this.parent.def === DOCUMENT ? `/${escapeToken(this.name)}` : `${this.parent.pointer()}/${escapeToken(this.key!)}`;
+    if (this.index >= 0) text += `/${this.index}`;
+    return this.put(POINTER, text);
   }
 
   /** The atomic value: a flag's, a field's (its value key's when it has flags), or the text of an assembly. */
@@ -242,9 +253,8 @@ class XNode {
 
 /** Document order: the child positions from the document node (flags before children). */
 function orderOf(node: XNode): number[] {
-  if (node.order !== undefined) return node.order;
-  if (node.parent === null) return (node.order = []);
-  return (node.order = [...orderOf(node.parent), node.position]);
+  if (node.parent === null) return [];
+  return node.get<number[]>(ORDER) ?? node.put(ORDER, [...orderOf(node.parent), node.position]);
 }
 
 function compareOrder(a: XNode, b: XNode): number {
@@ -287,14 +297,17 @@ function viewOf(data: PackData, document: unknown): DocumentView | undefined {
 
 type Atom = string | number | boolean | Date;
 
+function atomOf(item: Item): Atom | undefined {
+  if (item instanceof XNode) return item.atom();
+  if (item instanceof MapItem) throw new Error("a map has no atomic value");
+  return item;
+}
+
 function atomize(items: readonly Item[]): Atom[] {
   const out: Atom[] = [];
   for (const item of items) {
-    if (item instanceof XNode) {
-      const atom = item.atom();
-      if (atom !== undefined) out.push(atom);
-    } else if (item instanceof MapItem) throw new Error("a map has no atomic value");
-    else out.push(item);
+    const atom = atomOf(item);
+    if (atom !== undefined) out.push(atom);
   }
   return out;
 }
@@ -347,6 +360,7 @@ function effectiveBoolean(items: readonly Item[]): boolean {
 }
 
 function single(items: readonly Item[], what: string): Atom | undefined {
+  if (items.length === 1) return atomOf(items[0]!);
   const atoms = atomize(items);
   if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
   return atoms[0];
@@ -362,23 +376,26 @@ function normalize(items: Item[]): Item[] {
 }
 
 /** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
+const NO_LETS: ReadonlyMap<string, Expr> = new Map();
+
 class Scope {
-  private readonly values = new Map<string, Item[] | NotEvaluated>();
+  /** Values computed or bound so far, created on first use. */
+  private values: Map<string, Item[] | NotEvaluated> | undefined;
   constructor(
     readonly run: Run,
     private readonly parent: Scope | null,
-    private readonly lets: ReadonlyMap<string, Expr> = new Map(),
+    private readonly lets: ReadonlyMap<string, Expr> = NO_LETS,
     private readonly focus: Item | undefined = undefined,
   ) {}
 
   bind(name: string, value: Item[]): Scope {
     const scope = new Scope(this.run, this);
-    scope.values.set(name, value);
+    scope.values = new Map([[name, value]]);
     return scope;
   }
 
   lookup(name: string): Item[] {
-    let known = this.values.get(name);
+    let known = this.values?.get(name);
     if (known === undefined) {
       const expr = this.lets.get(name);
       if (expr === undefined) {
@@ -391,7 +408,7 @@ class Scope {
         if (!(error instanceof NotEvaluated)) throw error;
         known = error;
       }
-      this.values.set(name, known);
+      (this.values ??= new Map()).set(name, known);
     }
     if (known instanceof NotEvaluated) throw known;
     return known;
@@ -449,13 +466,15 @@ const LITERALS = new WeakMap<Expr, Item[]>();
 /** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
 function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
   if (!(focus instanceof XNode) || !isPure(expr)) return evaluate(expr, focus, scope);
-  focus.memo ??= new Map();
-  let value = focus.memo.get(expr);
-  if (value === undefined) focus.memo.set(expr, (value = evaluate(expr, focus, scope)));
-  return value;
+  return focus.get<Item[]>(expr) ?? focus.put(expr, evaluate(expr, focus, scope));
 }
 
-/** Results are shared (literals, memoised values): callers never modify them. */
+const TRUE: Item[] = [true];
+const FALSE: Item[] = [false];
+const EMPTY: Item[] = [];
+const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
+
+/** Results are shared (literals, memoised values, booleans): callers never modify them. */
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
   switch (expr.type) {
     case "literal": {
@@ -473,21 +492,29 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
       return normalize(expr.items.flatMap((item) => evaluate(item, focus, scope)));
     case "and":
     case "or":
-      return [logical(expr.type, expr.items, focus, scope)];
+      return bool(logical(expr.type, expr.items, focus, scope));
     case "cmp": {
-      const left = atomize(evaluate(expr.left, focus, scope));
-      const right = atomize(evaluate(expr.right, focus, scope));
-      return [left.some((a) => right.some((b) => compareAtoms(expr.op, a, b)))];
+      const leftItems = evaluate(expr.left, focus, scope);
+      const rightItems = evaluate(expr.right, focus, scope);
+      if (leftItems.length === 1 && rightItems.length === 1) {
+        const a = atomOf(leftItems[0]!);
+        const b = atomOf(rightItems[0]!);
+        return bool(a !== undefined && b !== undefined && compareAtoms(expr.op, a, b));
+      }
+      const left = atomize(leftItems);
+      const right = atomize(rightItems);
+      for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(expr.op, left[i]!, right[j]!)) return TRUE;
+      return FALSE;
     }
     case "vcmp": {
       const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
       const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
-      return left === undefined || right === undefined ? [] : [compareAtoms(expr.op, left, right)];
+      return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
     }
     case "if":
       return effectiveBoolean(evaluate(expr.condition, focus, scope)) ? evaluate(expr.then, focus, scope) : evaluate(expr.else, focus, scope);
     case "quantified":
-      return [quantified(expr.quantifier === "some", expr.bindings, 0, expr.satisfies, focus, scope)];
+      return bool(quantified(expr.quantifier === "some", expr.bindings, 0, expr.satisfies, focus, scope));
     case "map":
       return evaluate(expr.left, focus, scope).flatMap((item) => evaluate(expr.right, item, scope));
     case "lookup": {
@@ -566,14 +593,11 @@ function planOf(step: Step): StepPlan {
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
   if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, item, scope);
-  item.memo ??= new Map();
-  let value = item.memo.get(step);
-  if (value === undefined) {
-    value = stepFrom(step, item, scope);
-    for (const predicate of plan.pure) value = filter(value, predicate, scope);
-    item.memo.set(step, value);
-  }
-  return value;
+  const known = item.get<Item[]>(step);
+  if (known !== undefined) return known;
+  let value = stepFrom(step, item, scope);
+  for (const predicate of plan.pure) value = filter(value, predicate, scope);
+  return item.put(step, value);
 }
 
 function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
@@ -642,24 +666,27 @@ function stringArgument(args: readonly Expr[], at: number, focus: Item | undefin
 }
 
 function call(name: string, args: readonly Expr[], focus: Item | undefined, scope: Scope): Item[] {
+  // Hot functions first, without the helpers below (closures cost an allocation per call).
+  switch (name) {
+    case "exists":
+      return bool(evaluate(args[0]!, focus, scope).length > 0);
+    case "empty":
+      return bool(evaluate(args[0]!, focus, scope).length === 0);
+    case "count":
+      return [evaluate(args[0]!, focus, scope).length];
+    case "not":
+      return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
+    case "true":
+      return TRUE;
+    case "false":
+      return FALSE;
+  }
   const run = scope.run;
   const arg = (i: number) => evaluate(args[i]!, focus, scope);
   const text = (i: number) => stringArgument(args, i, focus, scope, name);
   switch (name) {
-    case "exists":
-      return [arg(0).length > 0];
-    case "empty":
-      return [arg(0).length === 0];
-    case "count":
-      return [arg(0).length];
-    case "not":
-      return [!effectiveBoolean(arg(0))];
-    case "true":
-      return [true];
-    case "false":
-      return [false];
     case "starts-with":
-      return [(text(0) ?? "").startsWith(text(1) ?? "")];
+      return bool((text(0) ?? "").startsWith(text(1) ?? ""));
     case "substring": {
       // XPath positions are 1-based and count characters; rounding as fn:substring does.
       const chars = [...(text(0) ?? "")];
@@ -684,7 +711,7 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
       return args.length === 0 ? [] : arg(0).length === 0 ? [] : [text(0)!];
     case "doc-available": {
       const href = text(0);
-      return [href !== undefined && run.documentAvailable(href)];
+      return bool(href !== undefined && run.documentAvailable(href));
     }
     case "doc": {
       const href = text(0);
