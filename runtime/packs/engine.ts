@@ -114,6 +114,37 @@ function reachableNames(data: PackData): Set<string>[] {
   return table;
 }
 
+/** Per definition, the child instances a `//names` search takes: [instance, holds a match, may lead to one]. */
+type SearchSteps = [instance: number, matches: boolean, below: boolean][];
+const SEARCH_PLANS = new WeakMap<PackData, Map<readonly string[] | symbol, Map<number, SearchSteps>>>();
+function searchPlan(data: PackData, names: readonly string[] | undefined): (def: number, rows: [string, string, number][]) => SearchSteps {
+  let byNames = SEARCH_PLANS.get(data);
+  if (byNames === undefined) SEARCH_PLANS.set(data, (byNames = new Map()));
+  const key = names ?? ALL_DESCENDANTS;
+  let byDef = byNames.get(key);
+  if (byDef === undefined) byNames.set(key, (byDef = new Map()));
+  const reach = reachableNames(data);
+  const plans = byDef;
+  const none: SearchSteps = [];
+  return (def, rows) => {
+    if (rows.length === 0) return none;
+    // The document node's one row is its root, which depends on the document's model.
+    const planKey = def >= 0 ? def : -1 - rows[0]![2];
+    let steps = plans.get(planKey);
+    if (steps === undefined) {
+      steps = [];
+      for (let i = 0; i < rows.length; i++) {
+        const [name, , child] = rows[i]!;
+        const matches = names === undefined || names.includes(name);
+        const below = names === undefined || names.some((n) => reach[child]!.has(n));
+        if (matches || below) steps.push([i, matches, below]);
+      }
+      plans.set(planKey, steps);
+    }
+    return steps;
+  };
+}
+
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
@@ -197,16 +228,13 @@ class XNode {
     const known = this.get<XNode[]>(key);
     if (known !== undefined) return known;
     const out: XNode[] = [];
-    const reach = reachableNames(this.view.data);
+    const plan = searchPlan(this.view.data, names);
     const visit = (node: XNode) => {
       const rows = node.childRows();
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        const matches = names === undefined || names.includes(row[0]);
-        let below = names === undefined;
-        for (let n = 0; !below && n < names!.length; n++) below = reach[row[2]]!.has(names![n]!);
-        if (!matches && !below) continue;
-        for (const child of node.instance(i, row)) {
+      const steps = plan(node.def, rows);
+      for (let s = 0; s < steps.length; s++) {
+        const [i, matches, below] = steps[s]!;
+        for (const child of node.instance(i, rows[i]!)) {
           if (matches) out.push(child);
           if (below) visit(child);
         }
@@ -680,6 +708,26 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
       return TRUE;
     case "false":
       return FALSE;
+    case "map:entry": {
+      const key = single(evaluate(args[0]!, focus, scope), name);
+      return key === undefined ? EMPTY : [new MapItem([String(key)], [evaluate(args[1]!, focus, scope)])];
+    }
+    case "map:merge": {
+      // Duplicate keys keep the first entry (map:merge's default "use-first").
+      const seen = new Set<string>();
+      const merged = new MapItem([], []);
+      for (const item of evaluate(args[0]!, focus, scope)) {
+        if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
+        for (let i = 0; i < item.keys.length; i++) {
+          const key = item.keys[i]!;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          merged.keys.push(key);
+          merged.values.push(item.values[i]!);
+        }
+      }
+      return [merged];
+    }
   }
   const run = scope.run;
   const arg = (i: number) => evaluate(args[i]!, focus, scope);
@@ -726,25 +774,7 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
       }
       return out;
     }
-    case "map:entry": {
-      const key = stringArgument(args, 0, focus, scope, name);
-      return key === undefined ? [] : [new MapItem([key], [arg(1)])];
-    }
-    case "map:merge": {
-      // Duplicate keys keep the first entry (map:merge's default "use-first").
-      const seen = new Set<string>();
-      const merged = new MapItem([], []);
-      for (const item of arg(0)) {
-        if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
-        item.keys.forEach((key, i) => {
-          if (seen.has(key)) return;
-          seen.add(key);
-          merged.keys.push(key);
-          merged.values.push(item.values[i]!);
-        });
-      }
-      return [merged];
-    }
+
     default:
       throw new Error(`unsupported Metapath function ${name}()`);
   }
@@ -775,6 +805,7 @@ function renderMessage(template: PackConstraint["message"], node: Item, scope: S
       try {
         return atomize(evaluate(part, node, scope)).map((a) => excerpt(a instanceof Date ? a.toISOString() : String(a))).join(", ");
       } catch {
+        // A placeholder that cannot be evaluated (it needs another document, or names a map) must not cost the finding.
         return "?";
       }
     })
