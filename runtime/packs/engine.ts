@@ -827,6 +827,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   if (view === undefined) return { findings, results };
   const run = new Run(data, options);
   const reportedNotEvaluated = new Set<number>();
+  const reported = new Set<string>();
   const notEvaluated = (rule: number, at: XNode, error: NotEvaluated) => {
     results[rule]!.notEvaluated++;
     if (reportedNotEvaluated.has(rule)) return;
@@ -876,7 +877,14 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
             else {
               results[c.rule]!.fail++;
               const at = target instanceof XNode ? target : node;
-              findings.push({ rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) });
+              const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
+              // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
+              // counted each time, reported once.
+              const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
+              if (!reported.has(identity)) {
+                reported.add(identity);
+                findings.push(finding);
+              }
             }
           } catch (error) {
             if (!(error instanceof NotEvaluated)) throw error;

@@ -106,3 +106,24 @@ describe("pack rules in the manifest and the rule catalog", () => {
     expect(pack!.needsDocuments.map((entry) => entry.constraintId)).toContain("import-profile-has-available-document");
   });
 });
+
+describe("nested contexts", () => {
+  it("reports a target reached from two context nodes once", () => {
+    const rule = idOf("prop-response-point-has-cardinality-one");
+    const point = { name: "response-point", ns: "http://fedramp.gov/ns/oscal", value: "" };
+    const part = { id: "ac-2.1_smt", name: "statement", props: [point, point] };
+    const metadata = { title: "Nested", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" };
+    const document = {
+      catalog: {
+        uuid: "00000000-0000-4000-8000-000000000001",
+        metadata,
+        controls: [{ id: "ac-2", title: "Account Management", controls: [{ id: "ac-2.1", title: "Automated", parts: [part] }] }],
+      },
+    };
+    const outcome = validateDocument(document, { level: "full", rules: [rule], now: NOW });
+    if (outcome.kind !== "report") throw new Error(outcome.kind);
+    expect(outcome.report.issues.filter((issue) => issue.ruleId === rule)).toEqual([
+      expect.objectContaining({ path: "/catalog/controls/0/controls/0/parts/0", keyword: "expect", message: "MUST NOT have Duplicate response point at '/catalog/controls/0/controls/0/parts/0'." }),
+    ]);
+  });
+});
