@@ -149,16 +149,14 @@ class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
   /**
-   * Everything else computed on the node, created on first use (most nodes need none): the sequence of the node
-   * alone, its pointer, document order, descendant searches (keyed by the step's name list), and the results of
-   * variable-free expressions and steps (keyed by their syntax tree node), which cannot change within a run.
+   * Everything else computed on the node, created on first use (most nodes need none): its flag nodes (keyed by
+   * name; null when absent), the sequence of the node alone, its pointer, document order, descendant searches (keyed
+   * by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
+   * node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
-
-  /** Flag nodes by name (null: absent), created on first use. */
-  private flags: Map<string, XNode | null> | undefined;
 
   get<T>(key: unknown): T | undefined {
     return this.cache?.get(key) as T | undefined;
@@ -245,7 +243,7 @@ class XNode {
   }
 
   flag(name: string): XNode | null {
-    let node = this.flags?.get(name);
+    let node = this.get<XNode | null>(name);
     if (node !== undefined) return node;
     node = null;
     if (this.def >= 0 && isObject(this.value)) {
@@ -253,8 +251,7 @@ class XNode {
       const v = entry === undefined ? undefined : this.value[entry[1]];
       if (isAtom(v)) node = new XNode(v, FLAG, name, this, entry![1], -1, this.view);
     }
-    (this.flags ??= new Map()).set(name, node);
-    return node;
+    return this.put(name, node);
   }
 
   /** The node's RFC 6901 pointer in its document. */
@@ -514,8 +511,12 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
       return expr.items.flatMap((item) => evaluate(item, focus, scope));
     case "var":
       return scope.lookup(expr.name);
-    case "path":
+    case "path": {
+      const [only] = expr.steps;
+      // "." (the commonest target): the focus itself.
+      if (expr.steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0 && focus instanceof XNode) return focus.alone();
       return evaluatePath(expr.steps, expr.rootDescendant, focus, scope);
+    }
     case "union":
       return normalize(expr.items.flatMap((item) => evaluate(item, focus, scope)));
     case "and":
@@ -845,7 +846,8 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     if (!context.constraints.some(runs)) continue;
     const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
     const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
-    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: new Scope(run, rootScope, lets, node) });
+    // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
+    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
   }
   for (const { context, node, scope } of sites) {
     for (const c of context.constraints) {
