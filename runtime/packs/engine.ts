@@ -475,16 +475,19 @@ class Run {
   }
 }
 
-/** Whether an expression reads no variable: its value then depends on the focus node only (memoised per node). */
-const PURE = new WeakMap<Expr, boolean>();
-function isPure(expr: Expr): boolean {
-  let pure = PURE.get(expr);
-  if (pure === undefined) {
-    pure = !JSON.stringify(expr).includes('"type":"var"');
-    PURE.set(expr, pure);
+/** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
+const VARIABLE_FREE = new WeakMap<object, boolean>();
+function variableFree(tree: object): boolean {
+  let free = VARIABLE_FREE.get(tree);
+  if (free === undefined) {
+    free = !JSON.stringify(tree).includes('"type":"var"');
+    VARIABLE_FREE.set(tree, free);
   }
-  return pure;
+  return free;
 }
+
+/** A variable-free expression depends on its focus node only: its value is memoised per node. */
+const isPure = (expr: Expr): boolean => variableFree(expr);
 
 const LITERALS = new WeakMap<Expr, Item[]>();
 
@@ -603,7 +606,7 @@ function planOf(step: Step): StepPlan {
   const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
   // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
   const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
-  const varFree = own === undefined || !JSON.stringify(own).includes('"type":"var"');
+  const varFree = own === undefined || variableFree(own);
   plan = { memoised: !positional && varFree, pure: [], impure: [] };
   if (!plan.memoised) plan.impure = step.predicates;
   else {
