@@ -55,18 +55,30 @@ export function packDefinitions(): PackDefinition[] {
     });
 }
 
-/** Function names and variable references of an expression tree. */
-function collect(expr: unknown, into: { functions: Set<string>; variables: Set<string>; bound: Set<string> }): void {
-  if (Array.isArray(expr)) {
-    for (const item of expr) collect(item, into);
-    return;
-  }
-  if (expr === null || typeof expr !== "object") return;
-  const node = expr as Record<string, unknown>;
-  if (node.type === "call" && typeof node.name === "string") into.functions.add(node.name);
-  if (node.type === "var" && typeof node.name === "string") into.variables.add(node.name);
-  if (node.type === "quantified") for (const binding of node.bindings as { name: string }[]) into.bound.add(binding.name);
-  for (const value of Object.values(node)) collect(value, into);
+interface Uses {
+  functions: Set<string>;
+  /** Variables read, and those bound by a quantifier inside the tree. */
+  variables: Set<string>;
+  bound: Set<string>;
+}
+
+/** Function names and variable references of a syntax tree. */
+function usesOf(tree: unknown): Uses {
+  const uses: Uses = { functions: new Set(), variables: new Set(), bound: new Set() };
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    const node = value as Record<string, unknown>;
+    if (node.type === "call" && typeof node.name === "string") uses.functions.add(node.name);
+    if (node.type === "var" && typeof node.name === "string") uses.variables.add(node.name);
+    if (node.type === "quantified") for (const binding of node.bindings as { name: string }[]) uses.bound.add(binding.name);
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(tree);
+  return uses;
 }
 
 /** The definitions table of the node view: every assembly and field reachable from a root, numbered breadth first. */
@@ -178,8 +190,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
       // A let needs documents when it, or a let it uses, calls a document function.
       const letNeeds = new Map<string, string | undefined>();
       const needsOf = (expr: unknown, seen: Set<string> = new Set()): string | undefined => {
-        const found = { functions: new Set<string>(), variables: new Set<string>(), bound: new Set<string>() };
-        collect(expr, found);
+        const found = usesOf(expr);
         const direct = [...found.functions].find((f) => DOCUMENT_FUNCTIONS.has(f));
         if (direct) return `it calls ${direct}()`;
         for (const name of found.variables) {
@@ -198,8 +209,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
         kindCount.total++;
         try {
           const compiled = compileConstraint(c);
-          const found = { functions: new Set<string>(), variables: new Set<string>(), bound: new Set<string>() };
-          collect(compiled, found);
+          const found = usesOf(compiled);
           const unknown = [...found.functions].find((f) => !FUNCTIONS.has(f));
           if (unknown) throw new Error(`the Metapath function ${unknown}() is not supported`);
           // Variables the constraint needs, through the lets it uses.
@@ -209,8 +219,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
             const l = lets.get(name);
             if (!l) throw new Error(`the variable $${name} is not defined in its context`);
             if (l.error) throw new Error(l.error);
-            const inner = { functions: new Set<string>(), variables: new Set<string>(), bound: new Set<string>() };
-            collect(l.expr, inner);
+            const inner = usesOf(l.expr);
             const unknownInLet = [...inner.functions].find((f) => !FUNCTIONS.has(f));
             if (unknownInLet) throw new Error(`its variable $${name} calls ${unknownInLet}(), which is not supported`);
             for (const v of inner.variables) if (!queue.includes(v) && !inner.bound.has(v)) queue.push(v);
