@@ -501,6 +501,9 @@ const TRUE: Item[] = [true];
 const FALSE: Item[] = [false];
 const EMPTY: Item[] = [];
 const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
+/** Counts are mostly small: their sequences are shared too. */
+const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
+const countOf = (n: number): Item[] => SMALL_COUNTS[n] ?? [n];
 
 /** Results are shared (literals, memoised values, booleans): callers never modify them. */
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
@@ -652,12 +655,16 @@ function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: It
   return current;
 }
 
+/** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
 function filter(items: readonly Item[], predicate: Expr, scope: Scope): Item[] {
-  return items.filter((item, i) => {
-    const value = evaluateOn(predicate, item, scope);
-    if (value.length === 1 && typeof value[0] === "number") return value[0] === i + 1;
-    return effectiveBoolean(value);
-  });
+  let kept: Item[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const value = evaluateOn(predicate, items[i]!, scope);
+    const keep = value.length === 1 && typeof value[0] === "number" ? value[0] === i + 1 : effectiveBoolean(value);
+    if (keep) kept?.push(items[i]!);
+    else kept ??= items.slice(0, i);
+  }
+  return kept ?? (items as Item[]);
 }
 
 function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
@@ -705,7 +712,7 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
     case "empty":
       return bool(evaluate(args[0]!, focus, scope).length === 0);
     case "count":
-      return [evaluate(args[0]!, focus, scope).length];
+      return countOf(evaluate(args[0]!, focus, scope).length);
     case "not":
       return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
     case "true":
