@@ -13,6 +13,8 @@ import { emitWrapperModule } from "./emit-wrappers.js";
 import { schemaRuleIds } from "./rule-ids.js";
 import { buildManifest } from "./manifest.js";
 import { emitSemantic } from "./semantic/index.js";
+import { loadMetaschema } from "./semantic/metaschema.js";
+import { emitPack, packDefinitions, packEntryModule } from "./packs/index.js";
 import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";
 
 function write(file: string, content: string): void {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 
-  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "manifest.json"]) {
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "packs", "manifest.json"]) {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
@@ -49,13 +51,25 @@ async function main(): Promise<void> {
   process.stdout.write(`  semantic layer: ${semantic.rules.length} rules (${semantic.inert.length} that can never report emit no code), ${semantic.notApplicable.length} constraints not applicable\n`);
   patterns.push(...patternsInCode(readFileSync(path.join(paths.outDir, "semantic.cjs"), "utf8"), "semantic.cjs"));
   patterns.push(...patternsInCode(readFileSync(paths.semanticHelpersSource, "utf8"), "runtime/semantic/helpers.cts"));
+  const packsDir = path.join(paths.outDir, "packs");
+  mkdirSync(packsDir, { recursive: true });
+  const { roots } = loadMetaschema(paths.metaschemaDir);
+  const packs = packDefinitions().map((definition) => emitPack(definition, roots, packsDir));
+  for (const pack of packs) {
+    process.stdout.write(`  ${pack.name} pack: ${pack.constraints.compiled} of ${pack.constraints.total} constraints compiled into ${pack.rules.length} rules, ${pack.needsDocuments.length} need other documents\n`);
+    // The engine builds its regular expressions from these pack patterns only: they are what runs on documents.
+    patterns.push(...pack.patterns.map((source) => ({ source: `^(?:${source})$`, flags: "u", origin: `packs/${pack.name}.cjs` })));
+  }
+  const packEntry = packEntryModule(packs.map((pack) => pack.name));
+  write(path.join(packsDir, "index.js"), packEntry.js);
+  write(path.join(packsDir, "index.d.ts"), packEntry.dts);
   process.stdout.write(`  ${await assertLinearPatterns(patterns)} distinct regular expressions, every one linear-time\n`);
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);
   write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);
   write(
     path.join(paths.outDir, "manifest.json"),
-    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic }),
+    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic, packs }),
   );
   process.stdout.write(`generated validators for ${MODEL_NAMES.length} models with ${patches.length} patches into ${paths.outDir}\n`);
 }

@@ -5,6 +5,7 @@ import path from "node:path";
 import { repoRoot } from "./paths.js";
 import type { SchemaPatch } from "./patches.js";
 import type { SemanticBuildResult } from "./semantic/index.js";
+import type { PackBuildResult } from "./packs/index.js";
 
 export const ENGINE_NAME = "oscal-validator";
 
@@ -25,6 +26,7 @@ export interface ManifestInput {
   patches: readonly SchemaPatch[];
   schemaRules: Record<string, string[]>;
   semantic: SemanticBuildResult;
+  packs: readonly PackBuildResult[];
 }
 
 /** The manifest's `sha256` is the hex SHA-256 of the manifest serialized (as written) without that field. */
@@ -37,8 +39,21 @@ export function buildManifest(input: ManifestInput): string {
     patches: input.patches.map((patch) => ({ id: patch.id, title: patch.title, upstream: patch.upstream, schemas: Object.keys(patch.operations).sort() })),
     tools: toolVersions(),
     schemaRules: input.schemaRules,
-    semanticRules: input.semantic.rules,
+    // Pack rules are semantic rules too (default off, enabled by their pack or by id), marked with their pack.
+    semanticRules: [
+      ...input.semantic.rules,
+      ...input.packs.flatMap((pack) =>
+        pack.rules.map((rule) => ({
+          id: rule.id, area: rule.area, severity: rule.severity, source: rule.constraintId, defaultOn: rule.defaultOn,
+          keyword: rule.keyword, models: rule.models, description: rule.description, set: pack.name, constraintId: rule.constraintId,
+        })),
+      ),
+    ],
     semanticNotApplicable: input.semantic.notApplicable,
+    packs: input.packs.map((pack) => ({
+      name: pack.name, title: pack.title, sources: pack.sources, constraints: pack.constraints,
+      notCompiled: pack.notCompiled, needsDocuments: pack.needsDocuments,
+    })),
   };
   const sha256 = createHash("sha256").update(JSON.stringify(body)).digest("hex");
   return `${JSON.stringify({ ...body, sha256 })}\n`;

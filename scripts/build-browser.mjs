@@ -23,7 +23,8 @@ function coreManifest() {
     validator: manifest.validator,
     schemaSource: manifest.schemaSource,
     patches: manifest.patches.map(({ id }) => ({ id })),
-    semanticRules: manifest.semanticRules.map(({ id, defaultOn }) => ({ id, defaultOn })),
+    // Rule packs are not offered in the browser yet: their rules stay out (see runtime/browser/pack-registry.ts).
+    semanticRules: manifest.semanticRules.filter((rule) => rule.set === undefined).map(({ id, defaultOn }) => ({ id, defaultOn })),
   };
 }
 
@@ -35,6 +36,7 @@ const browserTargets = {
       "node:buffer": path.join(browserSources, "node-buffer.ts"),
       "node:crypto": path.join(browserSources, "node-crypto.ts"),
       "#generated/models.js": path.join(browserSources, "validator-registry.ts"),
+      "#generated/packs/index.js": path.join(browserSources, "pack-registry.ts"),
       "#generated/semantic.cjs": path.join(generated, "semantic.cjs"),
       // The semantic checks' helpers, from their source: dist/ is not compiled yet when the bundle is built.
       "#runtime/semantic/helpers.cjs": path.join(root, "runtime/semantic/helpers.cts"),

@@ -26,6 +26,7 @@ const IPV6 = [
 
 const DATATYPE_PATTERNS: Record<string, string> = {
   date: `${DATE}${TIMEZONE}?`,
+  "date-with-timezone": `${DATE}${TIMEZONE}`,
   "date-time": `${DATE}${TIME}${TIMEZONE}?`,
   "date-time-with-timezone": `${DATE}${TIME}${TIMEZONE}`,
   integer: "[-+]?[0-9]+",

@@ -1,30 +1,19 @@
 // Parser for the Metapath subset used by the OSCAL 1.2.2 constraints: relative paths with child (/),
 // descendant (//), self (.) and flag (@) steps, predicates, unions (|), parenthesised unions as steps,
 // general comparisons, and/or, string/number literals, sequences ('a','b') and function calls.
+// External constraint files (rule packs) need more, parsed into node types of their own that the NIST compiler
+// rejects: absolute paths, `..`, `*`, `$variables`, value comparisons (eq ne lt le gt ge), `if then else`,
+// `some`/`every ... satisfies`, the simple map `!`, map lookups `?*`, and any expression as a (filtered) step.
 
-export type Expr =
-  | { type: "path"; rootDescendant: boolean; steps: Step[] }
-  | { type: "union"; items: Expr[] }
-  | { type: "and" | "or"; items: Expr[] }
-  | { type: "cmp"; op: ComparisonOp; left: Expr; right: Expr }
-  | { type: "call"; name: string; args: Expr[] }
-  | { type: "literal"; value: string | number }
-  | { type: "sequence"; items: Expr[] };
+import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../runtime/packs/ast.js";
 
-export type ComparisonOp = "=" | "!=" | "<" | "<=" | ">" | ">=";
+export type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp };
 
-export type Step =
-  | { axis: "self"; predicates: Expr[] }
-  | { axis: "flag"; name: string; predicates: Expr[] }
-  | { axis: "child" | "descendant"; names: string[]; predicates: Expr[] }
-  | { axis: "call"; call: Expr & { type: "call" }; predicates: Expr[] }
-  | { axis: "group"; branches: PathExpr[]; predicates: Expr[] };
-
-export type PathExpr = Expr & { type: "path" };
+const VALUE_COMPARISONS: readonly string[] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
 type Token = { kind: "name" | "string" | "number" | "op"; text: string };
 
-const OPERATORS = ["//", "/", "!=", "<=", ">=", "=", "<", ">", "(", ")", "[", "]", ",", "|", "@", ".."];
+const OPERATORS = ["//", "/", "!=", "<=", ">=", "=", "<", ">", "(", ")", "[", "]", ",", "|", "@", "..", "$", "!", "?", "*"];
 
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -41,7 +30,7 @@ function tokenize(source: string): Token[] {
     }
     const number = /^[0-9]+(\.[0-9]+)?/.exec(source.slice(i));
     if (number) { tokens.push({ kind: "number", text: number[0] }); i += number[0].length; continue; }
-    const name = /^[A-Za-z_][\w-]*(\.[\w-]+)*/.exec(source.slice(i));
+    const name = /^[A-Za-z_][\w-]*(\.[\w-]+)*(:[A-Za-z_][\w-]*)?/.exec(source.slice(i));
     if (name) { tokens.push({ kind: "name", text: name[0] }); i += name[0].length; continue; }
     const op = OPERATORS.find((o) => source.startsWith(o, i)) ?? (ch === "." ? "." : undefined);
     if (!op) throw new Error(`unexpected character "${ch}" in "${source}"`);
@@ -65,6 +54,46 @@ export function parseMetapath(source: string): Expr {
     pos++;
   };
 
+  /** ExprSingle: if, some/every, or an or-expression. */
+  const parseSingle = (): Expr => {
+    if (isKeyword("if") && isOp("(", 1)) {
+      pos += 2;
+      const condition = parseSequenceBody();
+      expectOp(")");
+      expectKeyword("then");
+      const then = parseSingle();
+      expectKeyword("else");
+      return { type: "if", condition, then, else: parseSingle() };
+    }
+    if ((isKeyword("some") || isKeyword("every")) && isOp("$", 1)) {
+      const quantifier = peek()!.text as "some" | "every";
+      pos++;
+      const bindings: { name: string; in: Expr }[] = [];
+      do {
+        if (bindings.length > 0) pos++; // ","
+        expectOp("$");
+        const name = peek();
+        if (name?.kind !== "name") return fail("expected a variable name");
+        pos++;
+        expectKeyword("in");
+        bindings.push({ name: name.text, in: parseSingle() });
+      } while (isOp(","));
+      expectKeyword("satisfies");
+      return { type: "quantified", quantifier, bindings, satisfies: parseSingle() };
+    }
+    return parseOr();
+  };
+  /** Expr: one or more comma-separated ExprSingle (a sequence when several). */
+  const parseSequenceBody = (): Expr => {
+    const items = [parseSingle()];
+    while (isOp(",")) { pos++; items.push(parseSingle()); }
+    return items.length === 1 ? items[0]! : { type: "sequence", items };
+  };
+  const expectKeyword = (text: string) => {
+    if (!isKeyword(text)) fail(`expected "${text}"`);
+    pos++;
+  };
+
   const parseOr = (): Expr => {
     const items = [parseAnd()];
     while (isKeyword("or")) { pos++; items.push(parseAnd()); }
@@ -82,24 +111,37 @@ export function parseMetapath(source: string): Expr {
       pos++;
       return { type: "cmp", op: token.text as ComparisonOp, left, right: parseUnion() };
     }
+    if (token?.kind === "name" && VALUE_COMPARISONS.includes(token.text)) {
+      pos++;
+      return { type: "vcmp", op: token.text as ValueComparisonOp, left, right: parseUnion() };
+    }
     return left;
   };
   const parseUnion = (): Expr => {
-    const items = [parsePath()];
-    while (isOp("|")) { pos++; items.push(parsePath()); }
+    const items = [parseSimpleMap()];
+    while (isOp("|")) { pos++; items.push(parseSimpleMap()); }
     return items.length === 1 ? items[0]! : { type: "union", items };
+  };
+  const parseSimpleMap = (): Expr => {
+    let left = parsePath();
+    while (isOp("!") && !isOp("=", 1)) { pos++; left = { type: "map", left, right: parsePath() }; }
+    return left;
   };
 
   const parsePath = (): Expr => {
     let rootDescendant = false;
+    const steps: Step[] = [];
     if (isOp("//")) { rootDescendant = true; pos++; }
-    else if (isOp("/")) fail("absolute paths are not supported");
-    const first = parseStep(rootDescendant ? "descendant" : "child", rootDescendant);
+    else if (isOp("/")) {
+      pos++;
+      steps.push({ axis: "root", predicates: [] });
+    }
+    const first = parseStep(rootDescendant ? "descendant" : "child", rootDescendant || steps.length > 0);
     if (first.kind === "value") {
-      if (rootDescendant) fail("a value cannot follow //");
+      if (rootDescendant || steps.length > 0) fail("a value cannot follow / or //");
       return first.expr;
     }
-    const steps: Step[] = [first.step];
+    steps.push(first.step);
     while (isOp("/") || isOp("//")) {
       const axis = isOp("//") ? "descendant" : "child";
       pos++;
@@ -112,7 +154,7 @@ export function parseMetapath(source: string): Expr {
 
   const parsePredicates = (): Expr[] => {
     const predicates: Expr[] = [];
-    while (isOp("[")) { pos++; predicates.push(parseOr()); expectOp("]"); }
+    while (isOp("[")) { pos++; predicates.push(parseSequenceBody()); expectOp("]"); }
     return predicates;
   };
 
@@ -124,7 +166,23 @@ export function parseMetapath(source: string): Expr {
       pos++;
       return { kind: "value", expr: { type: "literal", value: token.kind === "number" ? Number(token.text) : token.text } };
     }
-    if (isOp("..")) return fail("the parent axis is not supported");
+    if (isOp("..")) {
+      pos++;
+      if (axis === "descendant") fail("'//..' is not supported");
+      return { kind: "step", step: { axis: "parent", predicates: parsePredicates() } };
+    }
+    if (isOp("*")) {
+      pos++;
+      return { kind: "step", step: { axis: "any", descendant: axis === "descendant", predicates: parsePredicates() } };
+    }
+    if (isOp("$")) {
+      pos++;
+      const name = peek();
+      if (name?.kind !== "name") return fail("expected a variable name");
+      pos++;
+      if (axis === "descendant") fail("a variable cannot follow //");
+      return primaryStep({ type: "var", name: name.text });
+    }
     if (isOp(".")) {
       pos++;
       if (axis === "descendant") fail("'//.' is not supported");
@@ -142,11 +200,12 @@ export function parseMetapath(source: string): Expr {
       pos += 2;
       const args: Expr[] = [];
       if (!isOp(")")) {
-        args.push(parseOr());
-        while (isOp(",")) { pos++; args.push(parseOr()); }
+        args.push(parseSingle());
+        while (isOp(",")) { pos++; args.push(parseSingle()); }
       }
       expectOp(")");
       const call = { type: "call" as const, name: token.text, args };
+      if (isOp("?")) return primaryStep(call);
       const predicates = parsePredicates();
       // A function call is a step only when a path continues from it (e.g. doc(...)/x) or it is filtered.
       if (predicates.length === 0 && !isOp("/") && !isOp("//")) return { kind: "value", expr: call };
@@ -158,8 +217,8 @@ export function parseMetapath(source: string): Expr {
     }
     if (isOp("(")) {
       pos++;
-      const items = [parseOr()];
-      while (isOp(",")) { pos++; items.push(parseOr()); }
+      const items = [parseSingle()];
+      while (isOp(",")) { pos++; items.push(parseSingle()); }
       expectOp(")");
       const inner = items.length === 1 ? items[0]! : undefined;
       const usedAsStep = continuation || isOp("[") || isOp("/") || isOp("//");
@@ -170,7 +229,10 @@ export function parseMetapath(source: string): Expr {
       }
       const predicates = parsePredicates();
       const branches = inner.type === "union" ? inner.items : [inner];
-      if (!branches.every((b) => b.type === "path" && !b.rootDescendant)) return fail("only relative paths may be grouped as a step");
+      if (!branches.every((b) => b.type === "path" && !b.rootDescendant && b.steps[0]?.axis !== "root")) {
+        if (axis === "descendant") return fail("only a union of names may follow //");
+        return { kind: "step", step: { axis: "expr", expr: inner, predicates } };
+      }
       const paths = branches as PathExpr[];
       const single = (b: PathExpr) => b.steps.length === 1 && b.steps[0]!.predicates.length === 0;
       if (paths.length === 1 && single(paths[0]!) && paths[0]!.steps[0]!.axis === "self" && axis === "child") {
@@ -186,7 +248,23 @@ export function parseMetapath(source: string): Expr {
     return fail(`unexpected token "${token.text}"`);
   };
 
-  const expr = parseOr();
+  /**
+   * A primary expression (variable, function call) with its postfix lookups `?*` and predicates: a value, or a step
+   * when filtered or when a path continues from it.
+   */
+  const primaryStep = (primary: Expr): { kind: "step"; step: Step } | { kind: "value"; expr: Expr } => {
+    let expr = primary;
+    while (isOp("?")) {
+      pos++;
+      expectOp("*");
+      expr = { type: "lookup", base: expr };
+    }
+    const predicates = parsePredicates();
+    if (predicates.length === 0 && !isOp("/") && !isOp("//")) return { kind: "value", expr };
+    return { kind: "step", step: { axis: "expr", expr, predicates } };
+  };
+
+  const expr = parseSequenceBody();
   if (pos !== tokens.length) fail("unexpected trailing input");
   return expr;
 }

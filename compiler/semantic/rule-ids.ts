@@ -38,16 +38,18 @@ export const AREAS: Record<string, string> = {
 
 const RULE_ID = /^([A-Z]{2,4})-(\d{3})\.([a-z])$/;
 
-export function readRuleIdTable(): Map<string, string> {
-  const text = readFileSync(RULE_ID_TABLE, "utf8");
+/** An append-only id table: NIST's (the default) or a rule pack's. */
+export function readRuleIdTable(file: URL | string = RULE_ID_TABLE): Map<string, string> {
+  const label = typeof file === "string" ? file : file.pathname.split("/").slice(-1)[0]!;
+  const text = readFileSync(file, "utf8");
   const table = new Map<string, string>();
   const ids = new Set<string>();
   for (const [n, line] of text.split("\n").entries()) {
     if (line.trim() === "" || line.startsWith("#")) continue;
     const [id, key, extra] = line.split("\t");
-    if (!id || !key || extra !== undefined || !RULE_ID.test(id)) throw new Error(`rule-ids.tsv:${n + 1}: expected "<AREA>-<NNN>.<letter><TAB><constraint key>"`);
-    if (ids.has(id)) throw new Error(`rule-ids.tsv:${n + 1}: duplicate rule id ${id}`);
-    if (table.has(key)) throw new Error(`rule-ids.tsv:${n + 1}: duplicate key ${key}`);
+    if (!id || !key || extra !== undefined || !RULE_ID.test(id)) throw new Error(`${label}:${n + 1}: expected "<AREA>-<NNN>.<letter><TAB><constraint key>"`);
+    if (ids.has(id)) throw new Error(`${label}:${n + 1}: duplicate rule id ${id}`);
+    if (table.has(key)) throw new Error(`${label}:${n + 1}: duplicate key ${key}`);
     ids.add(id);
     table.set(key, id);
   }

@@ -66,7 +66,12 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
         : semantic.defaultOn
           ? "It runs with --level full."
           : `It is off by default; enable it with --level full --rules ${semantic.id}.`;
-    const origin = semantic.set === "nist" ? `an OSCAL ${OSCAL_RELEASE} metaschema constraint${semantic.constraintId ? ` (${semantic.constraintId})` : ""}` : "a reference check of this validator";
+    const origin =
+      semantic.set === "nist"
+        ? `an OSCAL ${OSCAL_RELEASE} metaschema constraint${semantic.constraintId ? ` (${semantic.constraintId})` : ""}`
+        : semantic.set === "ours"
+          ? "a reference check of this validator"
+          : `a constraint of the ${semantic.set} rule pack (${semantic.constraintId})`;
     const full = `${semantic.description}. Checked by ${origin}; severity ${semantic.severity}. ${enabling}`;
     return {
       id: ruleId,

@@ -4,14 +4,15 @@ import manifest from "#generated/manifest.json" with { type: "json" };
 import { JSON_RULES } from "./json-structure.js";
 import { MODELS, type Level, type Model, type Severity } from "./report.js";
 
-export type RuleSet = "nist" | "ours";
+/** `nist`, `ours`, or the name of the rule pack (e.g. `fedramp`) a rule comes from. */
+export type RuleSet = "nist" | "ours" | (string & {});
 
 /** The anchor of the rules page's explanation of schema rule ids, which are too many to list one by one. */
 export const SCHEMA_RULE_IDS_ANCHOR = "schema-rule-ids";
 
 export interface RuleCatalogEntry {
   id: string;
-  /** The NIST metaschema constraint's own id; absent for our rules and for NIST constraints that have none. */
+  /** The constraint's own id (NIST's, or the pack's); absent for our rules and for NIST constraints that have none. */
   constraintId?: string;
   set: RuleSet;
   severity: Severity;
@@ -25,10 +26,12 @@ export interface RuleCatalogEntry {
 }
 
 // Manifest sources are "ours:<name>" for our rules, the constraint id for NIST constraints that have one, and
-// "<module>:<context> <kind> target=..." (with a space) for NIST constraints without one.
+// "<module>:<context> <kind> target=..." (with a space) for NIST constraints without one. Pack rules name their pack
+// (`set`) and their constraint id.
 function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry {
-  const set: RuleSet = rule.source.startsWith("ours:") ? "ours" : "nist";
-  const constraintId = set === "nist" && !/\s/.test(rule.source) ? rule.source : undefined;
+  const pack = "set" in rule ? rule.set : undefined;
+  const set: RuleSet = pack ?? (rule.source.startsWith("ours:") ? "ours" : "nist");
+  const constraintId = pack !== undefined || (set === "nist" && !/\s/.test(rule.source)) ? rule.source : undefined;
   return {
     id: rule.id,
     ...(constraintId === undefined ? {} : { constraintId }),

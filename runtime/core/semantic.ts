@@ -1,8 +1,12 @@
 // The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
-// first full-level run; the rule list comes from the manifest, so resolving options never loads them.
+// first full-level run; the rule list comes from the manifest, so resolving options never loads them. Rule packs
+// (compiler/packs: an organisation's constraint files) add default-off rules, enabled by naming the pack or by id, and
+// evaluated by the pack engine (runtime/packs/engine.ts).
 import { createHash } from "node:crypto";
 import { semanticChecks } from "#generated/models.js";
+import { PACK_NAMES, packData } from "#generated/packs/index.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
+import { runPack, type DocumentSource, type PackData, type RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
 
 export interface ActiveRules {
@@ -11,8 +15,28 @@ export interface ActiveRules {
   sha256: string;
 }
 
+/** What pack constraints may read besides the document: other documents and the clock. */
+export interface PackInputs {
+  /** Documents `doc()` may load, by href as written; absent: constraints needing one are reported as not evaluated. */
+  documents?: DocumentSource;
+  /** The time `current-dateTime()` returns. */
+  now: Date;
+}
+
+type ManifestRule = (typeof manifest.semanticRules)[number];
+
 const KNOWN_RULES: ReadonlySet<string> = new Set(manifest.semanticRules.map((rule) => rule.id));
 const DEFAULT_RULES: readonly string[] = manifest.semanticRules.filter((rule) => rule.defaultOn).map((rule) => rule.id);
+
+/** The pack a rule belongs to, for pack rules. */
+function packOf(rule: ManifestRule): string | undefined {
+  return "set" in rule && rule.set !== "nist" && rule.set !== "ours" ? rule.set : undefined;
+}
+
+/** Pack name → the ids of its rules. */
+const PACK_RULES: ReadonlyMap<string, readonly string[]> = new Map(
+  PACK_NAMES.map((name) => [name, manifest.semanticRules.filter((rule) => packOf(rule) === name).map((rule) => rule.id)]),
+);
 
 function activeRules(ids: Iterable<string>): ActiveRules {
   const set = new Set(ids);
@@ -22,12 +46,21 @@ function activeRules(ids: Iterable<string>): ActiveRules {
 
 const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
 
-export function resolveSemanticRules(requested: readonly string[]): { ok: true; active: ActiveRules } | { ok: false; unknownId: string } {
+export function resolveSemanticRules(
+  requested: readonly string[],
+  packs: readonly string[] = [],
+): { ok: true; active: ActiveRules } | { ok: false; unknownId: string } | { ok: false; unknownPack: string } {
   const unknownId = requested.find((id) => !KNOWN_RULES.has(id));
   if (unknownId !== undefined) return { ok: false, unknownId };
-  if (requested.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
-  return { ok: true, active: activeRules([...DEFAULT_RULES, ...requested]) };
+  const unknownPack = packs.find((name) => !PACK_RULES.has(name));
+  if (unknownPack !== undefined) return { ok: false, unknownPack };
+  const packIds = packs.flatMap((name) => PACK_RULES.get(name)!);
+  if (packIds.length === 0 && requested.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
+  return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...requested]) };
 }
+
+/** The names of the rule packs this build holds. */
+export const RULE_PACKS: readonly string[] = PACK_NAMES;
 
 /** The first `limit` findings in document order (all when absent), how many there are, and how many are errors. */
 export function runSemanticLayer(
@@ -38,4 +71,46 @@ export function runSemanticLayer(
 ): { issues: ValidationIssue[]; count: number; errors: number } {
   const { findings, count, errors } = semanticChecks().check(model, document, active.ids, limit);
   return { issues: findings, count, errors };
+}
+
+/** Whether any rule of a pack is active (a server passes the same set for every request: cached). */
+const ACTIVE_PACKS = new WeakMap<ActiveRules, readonly string[]>();
+function activePacks(active: ActiveRules): readonly string[] {
+  let packs = ACTIVE_PACKS.get(active);
+  if (packs === undefined) {
+    packs = PACK_NAMES.filter((name) => PACK_RULES.get(name)!.some((id) => active.ids.has(id)));
+    ACTIVE_PACKS.set(active, packs);
+  }
+  return packs;
+}
+
+export function hasActivePacks(active: ActiveRules): boolean {
+  return activePacks(active).length > 0;
+}
+
+/**
+ * Runs the active rules of every pack. `complete` is false when a constraint could not be evaluated (another document
+ * or profile resolution needed and not supplied): each such rule is reported once as a `not-evaluated` warning.
+ */
+export function runRulePacks(model: Model, document: unknown, active: ActiveRules, inputs: PackInputs): { issues: ValidationIssue[]; complete: boolean } {
+  const issues: ValidationIssue[] = [];
+  let complete = true;
+  for (const name of activePacks(active)) {
+    const data = packData(name) as PackData;
+    if (!data.rules.some((rule) => rule.models.includes(model))) continue;
+    const { findings } = runPack(data, document, { active: (rule) => active.ids.has(data.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
+    for (const finding of findings) {
+      const rule = data.rules[finding.rule]!;
+      if (finding.notEvaluated) complete = false;
+      issues.push({ ruleId: rule.id, path: finding.path, message: finding.message, keyword: finding.keyword, severity: finding.notEvaluated ? "warning" : rule.severity });
+    }
+  }
+  return { issues, complete };
+}
+
+/** Every rule of a pack evaluated on a document, as counts per constraint id: targets passed, failed, not evaluated. */
+export function packResults(name: string, document: unknown, inputs: PackInputs): Map<string, RuleResults> {
+  const data = packData(name) as PackData;
+  const { results } = runPack(data, document, { active: () => true, documents: inputs.documents, now: inputs.now });
+  return new Map(data.rules.map((rule, i) => [rule.constraintId, results[i]!]));
 }

@@ -10,13 +10,28 @@ import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
-import { resolveSemanticRules, runSemanticLayer, type ActiveRules } from "./semantic.js";
+import { hasActivePacks, resolveSemanticRules, runRulePacks, runSemanticLayer, type ActiveRules, type PackInputs } from "./semantic.js";
+import type { DocumentSource } from "../packs/engine.js";
 
 export interface ValidateOptions {
   /** Validation depth; `schema` when absent. */
   level?: Level;
-  /** Default-off semantic rule ids to enable (only with level `full`). */
+  /** Default-off semantic rule ids to enable (only with level `full`); pack rule ids too. */
   rules?: readonly string[];
+  /** Rule packs to enable, by name (e.g. `["fedramp"]`; only with level `full`). */
+  constraints?: readonly string[];
+  /**
+   * Documents pack constraints may load (`doc()`), by href as the document writes it: a map or a function (undefined:
+   * not available). Absent: constraints needing another document are reported as not evaluated.
+   */
+  documents?: DocumentSource;
+  /** The clock of pack constraints (`current-dateTime()`); now when absent. */
+  now?: Date;
+  /**
+   * Whether packs also run on a document with schema findings (default true: FedRAMP checks partial documents). The
+   * HTTP service passes false: its contract stops a full run at the schema layer.
+   */
+  packsOnSchemaErrors?: boolean;
   /** Pins the OSCAL specification version; only the release the validators target is accepted. */
   oscalVersion?: string;
   /** Most findings a report lists (`issueCount` still counts all); the service's MAX_REPORTED_ISSUES when absent. */
@@ -25,7 +40,7 @@ export interface ValidateOptions {
 
 export interface OptionError {
   code: "ERR_UNSUPPORTED_PARAMETER";
-  parameter: "level" | "rules" | "oscal-version";
+  parameter: "level" | "rules" | "constraints" | "oscal-version";
   detail: string;
 }
 
@@ -39,6 +54,8 @@ export interface ResolvedOptions {
   level: Level;
   rules: ActiveRules | undefined;
   maxIssues?: number;
+  /** Rule-pack inputs: other documents, the clock, and whether packs run on documents with schema findings. */
+  packs?: { documents?: DocumentSource; now?: Date; onSchemaErrors: boolean };
 }
 
 export const VALIDATOR_RELEASE: string = manifest.validator;
@@ -64,13 +81,22 @@ export function resolveOptions(options: ValidateOptions = {}): { ok: true; optio
   if (requested.length > 0 && level !== "full") {
     return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "rules", detail: 'The "rules" parameter selects semantic rules and is valid only together with level=full.' } };
   }
+  const packs = options.constraints ?? [];
+  if (packs.length > 0 && level !== "full") {
+    return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "constraints", detail: 'The "constraints" parameter selects rule packs and is valid only together with level=full.' } };
+  }
   const { maxIssues } = options;
   if (level === "schema") return { ok: true, options: { level, rules: undefined, maxIssues } };
-  const rules = resolveSemanticRules(requested);
+  const rules = resolveSemanticRules(requested, packs);
   if (!rules.ok) {
-    return { ok: false, error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "rules", detail: `Unknown semantic rule id "${rules.unknownId.slice(0, 60)}".` } };
+    const error: OptionError =
+      "unknownId" in rules
+        ? { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "rules", detail: `Unknown semantic rule id "${rules.unknownId.slice(0, 60)}".` }
+        : { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "constraints", detail: `Unknown rule pack "${rules.unknownPack.slice(0, 60)}".` };
+    return { ok: false, error };
   }
-  return { ok: true, options: { level, rules: rules.active, maxIssues } };
+  const packInputs = { documents: options.documents, now: options.now, onSchemaErrors: options.packsOnSchemaErrors ?? true };
+  return { ok: true, options: { level, rules: rules.active, maxIssues, packs: packInputs } };
 }
 
 export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
@@ -148,13 +174,24 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   let found = { issues: schema.issues, count: schema.count, errors: schema.count };
   let semanticRules: ValidationReport["meta"]["semanticRules"];
   const reachesSemanticLayer = options.level === "full" && schema.count === 0 && options.rules !== undefined;
-  if (reachesSemanticLayer) {
-    found = runSemanticLayer(model, document, options.rules!, limit);
-    semanticRules = { count: options.rules!.ids.size, sha256: options.rules!.sha256 };
+  if (reachesSemanticLayer) found = runSemanticLayer(model, document, options.rules!, limit);
+  // Packs run on schema-invalid documents too unless the caller keeps the contract's schema gate (HTTP).
+  let packsComplete = true;
+  const { rules, packs } = options;
+  const runsPacks = rules !== undefined && packs !== undefined && hasActivePacks(rules) && (reachesSemanticLayer || packs.onSchemaErrors);
+  if (runsPacks) {
+    const inputs: PackInputs = { documents: packs.documents, now: packs.now ?? new Date() };
+    const ran = runRulePacks(model, document, rules, inputs);
+    if (ran.issues.length > 0) {
+      const packErrors = ran.issues.filter((issue) => issue.severity === "error").length;
+      found = { issues: [...found.issues, ...ran.issues], count: found.count + ran.issues.length, errors: found.errors + packErrors };
+    }
+    packsComplete = ran.complete;
   }
+  if (reachesSemanticLayer || runsPacks) semanticRules = { count: rules!.ids.size, sha256: rules!.sha256 };
   const issues = textFindings.length > 0 ? [...textFindings, ...found.issues] : found.issues;
   const issueCount = textFindings.length + found.count;
-  const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer);
+  const complete = PUBLISHED_OSCAL_VERSIONS.has(oscalVersion) && (options.level === "schema" || reachesSemanticLayer) && packsComplete;
   const report: ValidationReport = {
     valid: found.errors === 0 && !textFindings.some((issue) => issue.severity === "error"),
     model,

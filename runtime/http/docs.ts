@@ -194,7 +194,8 @@ service always does.</p>`;
 
 export function rulesPage(baseUrl: string): string {
   const rows = RULE_CATALOG.map((rule) => {
-    const origin = rule.set === "ours" ? "ours" : rule.constraintId === undefined ? "NIST" : `NIST <code>${escapeHtml(rule.constraintId)}</code>`;
+    const source = rule.set === "nist" ? "NIST" : escapeHtml(rule.set);
+    const origin = rule.set === "ours" ? "ours" : rule.constraintId === undefined ? source : `${source} <code>${escapeHtml(rule.constraintId)}</code>`;
     return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}</td></tr>`;
   }).join("\n");
   const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);

@@ -9,7 +9,9 @@ type Check<T> = { ok: true; value: T } | { ok: false; detail: string };
 const quote = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 
 export function parseValidateQuery(query: string): Check<ValidateOptions> {
-  const options: ValidateOptions = {};
+  // The contract (section 2.4, behaviour rule 4): a full run the schema layer rejects never reaches the semantic
+  // layer, pack rules included.
+  const options: ValidateOptions = { packsOnSchemaErrors: false };
   if (query === "") return { ok: true, value: options };
   const seen = new Set<string>();
   for (const [name, value] of new URLSearchParams(query)) {

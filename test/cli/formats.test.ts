@@ -88,15 +88,16 @@ describe("oscal-validate --format junit", () => {
 });
 
 describe("oscal-validate rules", () => {
-  it("--format json lists every semantic rule with id, constraintId (NIST only), set, severity, defaultOn and description", () => {
+  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn and description", () => {
     const { status, stdout } = run(["rules", "--format", "json"]);
     expect(status).toBe(0);
     const rules = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rules).toHaveLength(RULE_CATALOG.length);
     expect(rules.map((rule) => rule.id)).toEqual(RULE_CATALOG.map((rule) => rule.id));
-    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set === "nist" && rule.constraintId ? ["constraintId"] : [])].sort());
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : [])].sort());
     expect(rules.filter((rule) => rule.set === "ours").every((rule) => !("constraintId" in rule))).toBe(true);
     expect(rules.find((rule) => rule.id === "MET-045.a")).toMatchObject({ set: "nist", severity: "warning", defaultOn: true, constraintId: "oscal-back-matter-resource-base64-rlink-cardinality" });
+    expect(rules.find((rule) => rule.id === "FRR-001.a")).toMatchObject({ set: "fedramp", severity: "error", defaultOn: false, constraintId: "address-type" });
   });
 
   it("prints an aligned table by default", () => {

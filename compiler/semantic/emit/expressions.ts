@@ -132,6 +132,8 @@ export function compileBoolean(ctx: EmitContext, expr: Expr, ref: NodeRef): stri
       }
       return `${pathFunction(ctx, expr, ref, "exists")}(${ref.v})`;
     }
+    default:
+      throw new Error(`unsupported Metapath expression (${expr.type}) in a NIST constraint`);
   }
 }
 

@@ -110,6 +110,8 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (!canReach(ctx, ref.type.def, step.names)) throw new NotApplicable(`target names no existing node: no ${step.names.join("|")} below ${ref.type.def.name}`);
       return `${descendantFunction(ctx, ref.type.def, step, (next) => filtered(next), mode)}(${ref.v});`;
     }
+    default:
+      throw new Error(`unsupported Metapath step (${step.axis}) in a NIST constraint`);
   }
 }
 

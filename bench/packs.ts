@@ -1,0 +1,49 @@
+// The FedRAMP rule pack at level full: FedRAMP's example SSP and the SP 800-53 rev5 catalog from bytes, with and
+// without the pack, as ratios to the decode + parse floor measured in the same run. Goal: the pack adds at most 1x the
+// floor on the SSP. No documents are supplied, so the rules needing the imported profile are reported not evaluated.
+// Run: npx tsx bench/packs.ts   (FEDRAMP_DIR locates the shared FedRAMP files, OSCAL_BENCH_RUNS the number of runs)
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { validateBytes, type ValidateOptions } from "../runtime/core/validate.js";
+import { corpusDir } from "../test/helpers/corpus.js";
+import { fedrampDir } from "../test/packs/fedramp-harness.js";
+import { CLOCK, goalLine, measure, type Timing } from "./timing.js";
+
+const SSP = path.join(fedrampDir, "content/fedramp-ssp-example.json");
+const CATALOG = path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
+const RUNS = Number(process.env.OSCAL_BENCH_RUNS ?? 30);
+const WARM_UP = 5;
+const NOW = new Date("2026-06-01T00:00:00Z");
+const SSP_GOAL = 1.0;
+
+function reportOf(bytes: Uint8Array, options: ValidateOptions) {
+  const outcome = validateBytes(bytes, options);
+  if (outcome.kind !== "report") throw new Error(`the benchmark expects a JSON document with a model: ${outcome.kind}`);
+  return outcome.report;
+}
+
+const decodeAndParse = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+const cell = (timing: Timing, floor: Timing) =>
+  `${timing.median.toFixed(1).padStart(9)} ${timing.p99.toFixed(1).padStart(9)} ${`${(timing.median / floor.median).toFixed(2)}x`.padStart(12)}`;
+
+console.log(`${RUNS} runs after ${WARM_UP} warm-up runs, node ${process.version}, ${CLOCK}`);
+const goals: string[] = [];
+for (const file of [SSP, CATALOG]) {
+  const bytes = new Uint8Array(readFileSync(file));
+  const withPack: ValidateOptions = { level: "full", constraints: ["fedramp"], now: NOW };
+  const packed = reportOf(bytes, withPack);
+  const floor = measure(RUNS, WARM_UP, () => void decodeAndParse(bytes)).whole;
+  const full = measure(RUNS, WARM_UP, () => void reportOf(bytes, { level: "full" })).whole;
+  const fullPack = measure(RUNS, WARM_UP, () => void reportOf(bytes, withPack)).whole;
+  const name = path.basename(file);
+  const packFindings = packed.issues.filter((issue) => issue.ruleId.startsWith("FRR-")).length;
+  console.log(`\n${name}: ${packed.model}, ${(bytes.length / 1e6).toFixed(2)} MB, schema-valid=${!packed.issues.some((i) => i.ruleId.startsWith("nist-schema:"))}, ${packFindings} pack findings`);
+  console.log(`${"".padEnd(40)} ${"median ms".padStart(9)} ${"p99 ms".padStart(9)} ${"median/floor".padStart(12)}`);
+  console.log(`${"floor: UTF-8 decode + JSON.parse".padEnd(40)} ${cell(floor, floor)}`);
+  console.log(`${"validateBytes, level full".padEnd(40)} ${cell(full, floor)}`);
+  console.log(`${"validateBytes, level full + fedramp pack".padEnd(40)} ${cell(fullPack, floor)}`);
+  const added = (fullPack.median - full.median) / floor.median;
+  console.log(`the pack adds ${(fullPack.median - full.median).toFixed(1)} ms (medians), ${added.toFixed(2)}x the floor`);
+  if (file === SSP) goals.push(goalLine(`${name}: the fedramp pack adds at most ${SSP_GOAL}x the floor`, added, SSP_GOAL));
+}
+console.log(`\ngoals:\n${goals.join("\n")}`);

@@ -1,0 +1,944 @@
+// The rule-pack engine: evaluates a pack's constraints (Metapath syntax trees stored as data by compiler/packs) over a
+// lazy view of a parsed OSCAL JSON document in the metaschema's XML-model names (flags, fields, assemblies), so that
+// `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in FedRAMP's constraint files. Findings point at
+// the JSON nodes with RFC 6901 pointers. Other documents come only from the caller (`documents`): nothing here reads
+// files or touches the network.
+import type { Expr, Step } from "./ast.js";
+import { excerpt } from "../core/issue-bounds.js";
+import { escapeToken } from "../core/json-pointer.js";
+
+/** A definition of the node view: assemblies ("a": flags, children) and fields ("f": flags, JSON value key or null). */
+export type DefinitionRow =
+  | ["a", flags: [name: string, json: string][], children: [name: string, json: string, definition: number][]]
+  | ["f", flags: [name: string, json: string][], valueKey: string | null];
+
+export interface PackRule {
+  id: string;
+  constraintId: string;
+  severity: "error" | "warning";
+  keyword: string;
+  description: string;
+  models: string[];
+}
+
+export interface PackConstraint {
+  rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
+  kind: "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
+  target: Expr;
+  test?: Expr;
+  values?: string[];
+  allowOther?: boolean;
+  /** Full-match regular expression sources a value must all match (the regex, the datatype's pattern). */
+  patterns?: string[];
+  index?: string;
+  keys?: { target: Expr; pattern?: string }[];
+  /** The message template: text, and expressions rendered as short excerpts. */
+  message?: (string | Expr)[];
+}
+
+export interface PackContext {
+  targets: Expr[];
+  lets: { name: string; expr: Expr }[];
+  constraints: PackConstraint[];
+}
+
+export interface PackData {
+  name: string;
+  definitions: DefinitionRow[];
+  roots: Record<string, number>;
+  rules: PackRule[];
+  contexts: PackContext[];
+}
+
+/** Documents a constraint may load (`doc()`): href → parsed JSON, or a function answering undefined for "not available". */
+export type DocumentSource = Readonly<Record<string, unknown>> | ((href: string) => unknown);
+
+export interface PackRunOptions {
+  /** Rule indexes to report on. */
+  active: (rule: number) => boolean;
+  /** Absent: every constraint that needs another document is reported as not evaluated. */
+  documents?: DocumentSource;
+  now: Date;
+}
+
+export interface PackFinding {
+  rule: number;
+  path: string;
+  message: string;
+  keyword: string;
+  /** Not evaluated: inputs that cannot be resolved from the document and the documents supplied. */
+  notEvaluated?: true;
+}
+
+/** Per rule: targets that passed, failed, and how many evaluations could not be made. */
+export interface RuleResults {
+  pass: number;
+  fail: number;
+  notEvaluated: number;
+}
+
+/** Thrown where an input cannot be resolved; a plain class, not an Error: no stack trace is captured. */
+class NotEvaluated {
+  constructor(readonly message: string) {}
+}
+
+const DOCUMENT = -1;
+const FLAG = -2;
+// Keys of an XNode's cache besides syntax tree nodes and strings.
+const ALONE = Symbol("alone");
+const CHILDREN = Symbol("children");
+const POINTER = Symbol("pointer");
+const ORDER = Symbol("order");
+const ALL_DESCENDANTS = Symbol("descendants");
+
+/** Element names that can occur below each definition (for `//name`: subtrees that cannot hold one are skipped). */
+const REACHABLE = new WeakMap<PackData, Set<string>[]>();
+function reachableNames(data: PackData): Set<string>[] {
+  let table = REACHABLE.get(data);
+  if (table !== undefined) return table;
+  table = data.definitions.map(() => new Set<string>());
+  for (let changed = true; changed; ) {
+    changed = false;
+    data.definitions.forEach((row, def) => {
+      if (row[0] !== "a") return;
+      const names = table![def]!;
+      const before = names.size;
+      for (const [name, , child] of row[2]) {
+        names.add(name);
+        for (const below of table![child]!) names.add(below);
+      }
+      if (names.size !== before) changed = true;
+    });
+  }
+  REACHABLE.set(data, table);
+  return table;
+}
+
+/** Per definition, the child instances a `//names` search takes: [instance, holds a match, may lead to one]. */
+type SearchSteps = [instance: number, matches: boolean, below: boolean][];
+const SEARCH_PLANS = new WeakMap<PackData, Map<readonly string[] | symbol, Map<number, SearchSteps>>>();
+function searchPlan(data: PackData, names: readonly string[] | undefined): (def: number, rows: [string, string, number][]) => SearchSteps {
+  let byNames = SEARCH_PLANS.get(data);
+  if (byNames === undefined) SEARCH_PLANS.set(data, (byNames = new Map()));
+  const key = names ?? ALL_DESCENDANTS;
+  let byDef = byNames.get(key);
+  if (byDef === undefined) byNames.set(key, (byDef = new Map()));
+  const reach = reachableNames(data);
+  const plans = byDef;
+  const none: SearchSteps = [];
+  return (def, rows) => {
+    if (rows.length === 0) return none;
+    // The document node's one row is its root, which depends on the document's model.
+    const planKey = def >= 0 ? def : -1 - rows[0]![2];
+    let steps = plans.get(planKey);
+    if (steps === undefined) {
+      steps = [];
+      for (let i = 0; i < rows.length; i++) {
+        const [name, , child] = rows[i]!;
+        const matches = names === undefined || names.includes(name);
+        const below = names === undefined || names.some((n) => reach[child]!.has(n));
+        if (matches || below) steps.push([i, matches, below]);
+      }
+      plans.set(planKey, steps);
+    }
+    return steps;
+  };
+}
+
+class XNode {
+  /** The nodes of each child instance of the definition, built on first use. */
+  private instances: (XNode[] | undefined)[] | undefined;
+  /**
+   * Everything else computed on the node, created on first use (most nodes need none): its flag nodes (keyed by
+   * name; null when absent), the sequence of the node alone, its pointer, document order, descendant searches (keyed
+   * by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
+   * node), which cannot change within a run.
+   */
+  private cache: Map<unknown, unknown> | undefined;
+  /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
+  position = -1;
+
+  get<T>(key: unknown): T | undefined {
+    return this.cache?.get(key) as T | undefined;
+  }
+
+  put<T>(key: unknown, value: T): T {
+    (this.cache ??= new Map()).set(key, value);
+    return value;
+  }
+
+  constructor(
+    readonly value: unknown,
+    readonly def: number,
+    readonly name: string,
+    readonly parent: XNode | null,
+    readonly key: string | null,
+    readonly index: number,
+    readonly view: DocumentView,
+  ) {}
+
+  /** The sequence of this node alone, shared (sequences are never modified). */
+  alone(): XNode[] {
+    return this.get<XNode[]>(ALONE) ?? this.put(ALONE, [this]);
+  }
+
+  /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
+  private childRows(): [string, string, number][] {
+    if (this.def === DOCUMENT) return [[this.view.model, this.view.model, this.view.data.roots[this.view.model]!]];
+    const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
+    return row?.[0] === "a" ? row[2] : [];
+  }
+
+  private instance(i: number, row: [string, string, number]): XNode[] {
+    this.instances ??= [];
+    let nodes = this.instances[i];
+    if (nodes !== undefined) return nodes;
+    nodes = [];
+    const [name, json, def] = row;
+    const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+    const key = this.def === DOCUMENT ? null : json;
+    if (Array.isArray(v)) for (let j = 0; j < v.length; j++) nodes.push(new XNode(v[j], def, name, this, key, j, this.view));
+    else if (v !== undefined) nodes.push(new XNode(v, def, name, this, key, -1, this.view));
+    for (let j = 0; j < nodes.length; j++) nodes[j]!.position = i * 0x100000 + j;
+    this.instances[i] = nodes;
+    return nodes;
+  }
+
+  children(): XNode[] {
+    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((row, i) => this.instance(i, row)));
+  }
+
+  childrenNamed(names: readonly string[]): XNode[] {
+    const rows = this.childRows();
+    let out: XNode[] | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      if (!names.includes(rows[i]![0])) continue;
+      const nodes = this.instance(i, rows[i]!);
+      // One matching instance (the usual case): its cached array, shared.
+      out = out === undefined ? nodes : [...out, ...nodes];
+    }
+    return out ?? [];
+  }
+
+  /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
+  descendants(names?: readonly string[]): XNode[] {
+    const key = names ?? ALL_DESCENDANTS;
+    const known = this.get<XNode[]>(key);
+    if (known !== undefined) return known;
+    const out: XNode[] = [];
+    const plan = searchPlan(this.view.data, names);
+    const visit = (node: XNode) => {
+      const rows = node.childRows();
+      const steps = plan(node.def, rows);
+      for (let s = 0; s < steps.length; s++) {
+        const [i, matches, below] = steps[s]!;
+        for (const child of node.instance(i, rows[i]!)) {
+          if (matches) out.push(child);
+          if (below) visit(child);
+        }
+      }
+    };
+    visit(this);
+    return this.put(key, out);
+  }
+
+  flag(name: string): XNode | null {
+    let node = this.get<XNode | null>(name);
+    if (node !== undefined) return node;
+    node = null;
+    if (this.def >= 0 && isObject(this.value)) {
+      const entry = this.view.data.definitions[this.def]![1].find(([flag]) => flag === name);
+      const v = entry === undefined ? undefined : this.value[entry[1]];
+      if (isAtom(v)) node = new XNode(v, FLAG, name, this, entry![1], -1, this.view);
+    }
+    return this.put(name, node);
+  }
+
+  /** The node's RFC 6901 pointer in its document. */
+  pointer(): string {
+    if (this.parent === null) return "";
+    const known = this.get<string>(POINTER);
+    if (known !== undefined) return known;
+    let text = this.parent.def === DOCUMENT ? `/${escapeToken(this.name)}` : `${this.parent.pointer()}/${escapeToken(this.key!)}`;
+    if (this.index >= 0) text += `/${this.index}`;
+    return this.put(POINTER, text);
+  }
+
+  /** The atomic value: a flag's, a field's (its value key's when it has flags), or the text of an assembly. */
+  atom(): string | number | boolean | undefined {
+    if (this.def === FLAG) return this.value as string | number | boolean;
+    const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
+    if (row?.[0] === "f") {
+      const v = row[2] === null ? this.value : isObject(this.value) ? this.value[row[2]] : undefined;
+      return isAtom(v) ? v : undefined;
+    }
+    return this.descendants().map((d) => d.atom() ?? "").join("");
+  }
+}
+
+/** Document order: the child positions from the document node (flags before children). */
+function orderOf(node: XNode): number[] {
+  if (node.parent === null) return [];
+  return node.get<number[]>(ORDER) ?? node.put(ORDER, [...orderOf(node.parent), node.position]);
+}
+
+function compareOrder(a: XNode, b: XNode): number {
+  const x = orderOf(a);
+  const y = orderOf(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+interface DocumentView {
+  data: PackData;
+  model: string;
+  root: XNode;
+}
+
+/** A map (map:entry, map:merge): keys with their values, first entry of a key kept. */
+class MapItem {
+  constructor(
+    readonly keys: string[],
+    readonly values: Item[][],
+  ) {}
+}
+type Item = XNode | string | number | boolean | Date | MapItem;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function isAtom(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
+function viewOf(data: PackData, document: unknown): DocumentView | undefined {
+  if (!isObject(document)) return undefined;
+  const model = Object.keys(document).find((key) => key in data.roots);
+  if (model === undefined) return undefined;
+  const view = { data, model } as DocumentView;
+  view.root = new XNode(document[model], DOCUMENT, "", null, null, -1, view);
+  return view;
+}
+
+type Atom = string | number | boolean | Date;
+
+function atomOf(item: Item): Atom | undefined {
+  if (item instanceof XNode) return item.atom();
+  if (item instanceof MapItem) throw new Error("a map has no atomic value");
+  return item;
+}
+
+function atomize(items: readonly Item[]): Atom[] {
+  const out: Atom[] = [];
+  for (const item of items) {
+    const atom = atomOf(item);
+    if (atom !== undefined) out.push(atom);
+  }
+  return out;
+}
+
+/** A date or date-time (with or without timezone) as epoch milliseconds, for comparisons with current-dateTime(). */
+function instantOf(text: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2})(T[\d:.]+)?(Z|[+-]\d{2}:\d{2})?$/.exec(text.trim());
+  if (m === null) throw new NotEvaluated(`"${excerpt(text)}" is not a date or date-time`);
+  return Date.parse(`${m[1]}${m[2] ?? "T00:00:00"}${m[3] ?? "Z"}`);
+}
+
+function compareAtoms(op: string, a: Atom, b: Atom): boolean {
+  let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
+  let y: string | number | boolean = b instanceof Date ? b.getTime() : b;
+  if (a instanceof Date !== b instanceof Date) {
+    x = typeof x === "number" ? x : instantOf(String(x));
+    y = typeof y === "number" ? y : instantOf(String(y));
+  } else if (typeof x === "number" || typeof y === "number") {
+    const nx = Number(x);
+    const ny = Number(y);
+    if (!Number.isNaN(nx) && !Number.isNaN(ny)) {
+      x = nx;
+      y = ny;
+    } else {
+      x = String(x);
+      y = String(y);
+    }
+  } else if (typeof x !== typeof y) {
+    x = String(x);
+    y = String(y);
+  }
+  switch (op) {
+    case "=": case "eq": return x === y;
+    case "!=": case "ne": return x !== y;
+    case "<": case "lt": return x < y;
+    case "<=": case "le": return x <= y;
+    case ">": case "gt": return x > y;
+    default: return x >= y;
+  }
+}
+
+function effectiveBoolean(items: readonly Item[]): boolean {
+  if (items.length === 0) return false;
+  const first = items[0]!;
+  if (first instanceof XNode || first instanceof MapItem || first instanceof Date) return true;
+  if (items.length > 1) return true;
+  if (typeof first === "boolean") return first;
+  if (typeof first === "number") return first !== 0 && !Number.isNaN(first);
+  return first !== "";
+}
+
+function single(items: readonly Item[], what: string): Atom | undefined {
+  if (items.length === 1) return atomOf(items[0]!);
+  const atoms = atomize(items);
+  if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
+  return atoms[0];
+}
+
+/** Dedupes nodes and puts them in document order (atomic items are kept as they come). */
+function normalize(items: Item[]): Item[] {
+  if (items.length < 2 || !items.every((i) => i instanceof XNode)) return items;
+  const nodes = items as XNode[];
+  let ordered = true;
+  for (let i = 1; i < nodes.length && ordered; i++) ordered = compareOrder(nodes[i - 1]!, nodes[i]!) < 0;
+  return ordered ? nodes : [...new Set(nodes)].sort(compareOrder);
+}
+
+/** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
+const NO_LETS: ReadonlyMap<string, Expr> = new Map();
+
+class Scope {
+  /** Values computed or bound so far, created on first use. */
+  private values: Map<string, Item[] | NotEvaluated> | undefined;
+  constructor(
+    readonly run: Run,
+    private readonly parent: Scope | null,
+    private readonly lets: ReadonlyMap<string, Expr> = NO_LETS,
+    private readonly focus: Item | undefined = undefined,
+  ) {}
+
+  bind(name: string, value: Item[]): Scope {
+    const scope = new Scope(this.run, this);
+    scope.values = new Map([[name, value]]);
+    return scope;
+  }
+
+  lookup(name: string): Item[] {
+    let known = this.values?.get(name);
+    if (known === undefined) {
+      const expr = this.lets.get(name);
+      if (expr === undefined) {
+        if (this.parent === null) throw new Error(`undefined variable $${name}`);
+        return this.parent.lookup(name);
+      }
+      try {
+        known = evaluate(expr, this.focus, this);
+      } catch (error) {
+        if (!(error instanceof NotEvaluated)) throw error;
+        known = error;
+      }
+      (this.values ??= new Map()).set(name, known);
+    }
+    if (known instanceof NotEvaluated) throw known;
+    return known;
+  }
+}
+
+class Run {
+  readonly indexes = new Map<string, Map<string, XNode>>();
+  /** Index names whose building could not be evaluated, with the reason. */
+  readonly failedIndexes = new Map<string, string>();
+
+  constructor(
+    readonly data: PackData,
+    readonly options: PackRunOptions,
+  ) {}
+
+  private readonly documentViews = new Map<string, DocumentView | null>();
+
+  documentAvailable(href: string): boolean {
+    return this.loadDocument(href) !== null;
+  }
+
+  document(href: string): XNode {
+    const view = this.loadDocument(href);
+    if (view === null) throw new NotEvaluated(`the document "${excerpt(href)}" is not available`);
+    return view.root;
+  }
+
+  private loadDocument(href: string): DocumentView | null {
+    const { documents } = this.options;
+    if (documents === undefined) throw new NotEvaluated(`it needs the document "${excerpt(href)}" and no documents were supplied`);
+    let view = this.documentViews.get(href);
+    if (view === undefined) {
+      const document = typeof documents === "function" ? documents(href) : Object.prototype.hasOwnProperty.call(documents, href) ? documents[href] : undefined;
+      view = document === undefined ? null : (viewOf(this.data, document) ?? null);
+      this.documentViews.set(href, view);
+    }
+    return view;
+  }
+}
+
+/** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
+const VARIABLE_FREE = new WeakMap<object, boolean>();
+function variableFree(tree: object): boolean {
+  let free = VARIABLE_FREE.get(tree);
+  if (free === undefined) {
+    free = !JSON.stringify(tree).includes('"type":"var"');
+    VARIABLE_FREE.set(tree, free);
+  }
+  return free;
+}
+
+/** A variable-free expression depends on its focus node only: its value is memoised per node. */
+const isPure = (expr: Expr): boolean => variableFree(expr);
+
+const LITERALS = new WeakMap<Expr, Item[]>();
+
+/** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
+function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
+  if (!(focus instanceof XNode) || !isPure(expr)) return evaluate(expr, focus, scope);
+  return focus.get<Item[]>(expr) ?? focus.put(expr, evaluate(expr, focus, scope));
+}
+
+const TRUE: Item[] = [true];
+const FALSE: Item[] = [false];
+const EMPTY: Item[] = [];
+const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
+/** Counts are mostly small: their sequences are shared too. */
+const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
+const countOf = (n: number): Item[] => SMALL_COUNTS[n] ?? [n];
+
+/** Results are shared (literals, memoised values, booleans): callers never modify them. */
+function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
+  switch (expr.type) {
+    case "literal": {
+      let value = LITERALS.get(expr);
+      if (value === undefined) LITERALS.set(expr, (value = [expr.value]));
+      return value;
+    }
+    case "sequence":
+      return expr.items.flatMap((item) => evaluate(item, focus, scope));
+    case "var":
+      return scope.lookup(expr.name);
+    case "path": {
+      const [only] = expr.steps;
+      // "." (the commonest target): the focus itself.
+      if (expr.steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0 && focus instanceof XNode) return focus.alone();
+      return evaluatePath(expr.steps, expr.rootDescendant, focus, scope);
+    }
+    case "union":
+      return normalize(expr.items.flatMap((item) => evaluate(item, focus, scope)));
+    case "and":
+    case "or":
+      return bool(logical(expr.type, expr.items, focus, scope));
+    case "cmp": {
+      const leftItems = evaluate(expr.left, focus, scope);
+      const rightItems = evaluate(expr.right, focus, scope);
+      if (leftItems.length === 1 && rightItems.length === 1) {
+        const a = atomOf(leftItems[0]!);
+        const b = atomOf(rightItems[0]!);
+        return bool(a !== undefined && b !== undefined && compareAtoms(expr.op, a, b));
+      }
+      const left = atomize(leftItems);
+      const right = atomize(rightItems);
+      for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(expr.op, left[i]!, right[j]!)) return TRUE;
+      return FALSE;
+    }
+    case "vcmp": {
+      const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
+      const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
+      return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
+    }
+    case "if":
+      return effectiveBoolean(evaluate(expr.condition, focus, scope)) ? evaluate(expr.then, focus, scope) : evaluate(expr.else, focus, scope);
+    case "quantified":
+      return bool(quantified(expr.quantifier === "some", expr.bindings, 0, expr.satisfies, focus, scope));
+    case "map":
+      return evaluate(expr.left, focus, scope).flatMap((item) => evaluate(expr.right, item, scope));
+    case "lookup": {
+      const out: Item[] = [];
+      for (const item of evaluate(expr.base, focus, scope)) {
+        if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
+        for (const value of item.values) out.push(...value);
+      }
+      return out;
+    }
+    case "call":
+      return call(expr.name, expr.args, focus, scope);
+  }
+}
+
+/** and/or; a side that cannot be evaluated does not matter when the other decides (false for and, true for or). */
+function logical(kind: "and" | "or", items: readonly Expr[], focus: Item | undefined, scope: Scope): boolean {
+  let pending: NotEvaluated | undefined;
+  for (const item of items) {
+    try {
+      const value = effectiveBoolean(focus === undefined ? evaluate(item, focus, scope) : evaluateOn(item, focus, scope));
+      if (kind === "and" ? !value : value) return value;
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      pending ??= error;
+    }
+  }
+  if (pending !== undefined) throw pending;
+  return kind === "and";
+}
+
+function quantified(some: boolean, bindings: { name: string; in: Expr }[], at: number, satisfies: Expr, focus: Item | undefined, scope: Scope): boolean {
+  if (at === bindings.length) return effectiveBoolean(evaluate(satisfies, focus, scope));
+  const binding = bindings[at]!;
+  for (const item of evaluate(binding.in, focus, scope)) {
+    const result = quantified(some, bindings, at + 1, satisfies, focus, scope.bind(binding.name, [item]));
+    if (result === some) return some;
+  }
+  return !some;
+}
+
+/**
+ * How a step is evaluated: its variable-free predicates (and the variable-free operands of an `and`) are applied once
+ * per input node and memoised with the step's own result; the rest is applied on every evaluation. A step that keeps
+ * a positional predicate applies all its predicates in order, unmemoised.
+ */
+interface StepPlan {
+  memoised: boolean;
+  pure: Expr[];
+  impure: Expr[];
+}
+const PLANS = new WeakMap<Step, StepPlan>();
+function planOf(step: Step): StepPlan {
+  let plan = PLANS.get(step);
+  if (plan !== undefined) return plan;
+  const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
+  const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
+  // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
+  const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
+  const varFree = own === undefined || variableFree(own);
+  plan = { memoised: !positional && varFree, pure: [], impure: [] };
+  if (!plan.memoised) plan.impure = step.predicates;
+  else {
+    for (const predicate of step.predicates) {
+      const parts = predicate.type === "and" ? predicate.items : [predicate];
+      const pure = parts.filter(isPure);
+      const impure = parts.filter((part) => !isPure(part));
+      plan.pure.push(...pure);
+      if (impure.length > 0) plan.impure.push(impure.length === 1 ? impure[0]! : { type: "and", items: impure });
+    }
+    if (!costly && plan.pure.length === 0) plan.memoised = false;
+  }
+  PLANS.set(step, plan);
+  return plan;
+}
+
+function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
+  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, item, scope);
+  const known = item.get<Item[]>(step);
+  if (known !== undefined) return known;
+  let value = stepFrom(step, item, scope);
+  for (const predicate of plan.pure) value = filter(value, predicate, scope);
+  return item.put(step, value);
+}
+
+function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
+  let current: Item[];
+  if (rootDescendant) {
+    if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
+    current = [focus.view.root];
+  } else current = focus === undefined ? [] : focus instanceof XNode ? focus.alone() : [focus];
+  for (const step of steps) {
+    const plan = planOf(step);
+    if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
+    else {
+      const next: Item[] = [];
+      for (const item of current) next.push(...stepWithPurePredicates(step, plan, item, scope));
+      // Children and flags of distinct nodes in document order are distinct and in document order already.
+      current = step.axis === "child" || step.axis === "flag" ? next : normalize(next);
+    }
+    for (const predicate of plan.impure) current = filter(current, predicate, scope);
+  }
+  return current;
+}
+
+/** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
+function filter(items: readonly Item[], predicate: Expr, scope: Scope): Item[] {
+  let kept: Item[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const value = evaluateOn(predicate, items[i]!, scope);
+    const keep = value.length === 1 && typeof value[0] === "number" ? value[0] === i + 1 : effectiveBoolean(value);
+    if (keep) kept?.push(items[i]!);
+    else kept ??= items.slice(0, i);
+  }
+  return kept ?? (items as Item[]);
+}
+
+function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
+  switch (step.axis) {
+    case "self":
+      return item instanceof XNode ? item.alone() : [item];
+    case "call":
+      return evaluate(step.call, item, scope);
+    case "expr":
+      return evaluate(step.expr, item, scope);
+    case "group":
+      return normalize(step.branches.flatMap((branch) => evaluate(branch, item, scope)));
+  }
+  if (!(item instanceof XNode)) return [];
+  switch (step.axis) {
+    case "flag": {
+      const flag = item.def === FLAG ? null : item.flag(step.name);
+      return flag === null ? [] : flag.alone();
+    }
+    case "child":
+      return item.childrenNamed(step.names);
+    case "descendant":
+      return item.descendants(step.names);
+    case "any":
+      return step.descendant ? item.descendants() : item.children();
+    case "parent":
+      return item.parent === null ? [] : item.parent.alone();
+    case "root":
+      return item.view.root.alone();
+  }
+}
+
+function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
+  const arg = args[at];
+  if (arg === undefined) return undefined;
+  const value = single(evaluate(arg, focus, scope), `${name}()`);
+  return value === undefined ? undefined : String(value);
+}
+
+function call(name: string, args: readonly Expr[], focus: Item | undefined, scope: Scope): Item[] {
+  // Hot functions first, without the helpers below (closures cost an allocation per call).
+  switch (name) {
+    case "exists":
+      return bool(evaluate(args[0]!, focus, scope).length > 0);
+    case "empty":
+      return bool(evaluate(args[0]!, focus, scope).length === 0);
+    case "count":
+      return countOf(evaluate(args[0]!, focus, scope).length);
+    case "not":
+      return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
+    case "true":
+      return TRUE;
+    case "false":
+      return FALSE;
+    case "map:entry": {
+      const key = single(evaluate(args[0]!, focus, scope), name);
+      return key === undefined ? EMPTY : [new MapItem([String(key)], [evaluate(args[1]!, focus, scope)])];
+    }
+    case "map:merge": {
+      // Duplicate keys keep the first entry (map:merge's default "use-first").
+      const seen = new Set<string>();
+      const merged = new MapItem([], []);
+      for (const item of evaluate(args[0]!, focus, scope)) {
+        if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
+        for (let i = 0; i < item.keys.length; i++) {
+          const key = item.keys[i]!;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          merged.keys.push(key);
+          merged.values.push(item.values[i]!);
+        }
+      }
+      return [merged];
+    }
+  }
+  const run = scope.run;
+  const arg = (i: number) => evaluate(args[i]!, focus, scope);
+  const text = (i: number) => stringArgument(args, i, focus, scope, name);
+  switch (name) {
+    case "starts-with":
+      return bool((text(0) ?? "").startsWith(text(1) ?? ""));
+    case "substring": {
+      // XPath positions are 1-based and count characters; rounding as fn:substring does.
+      const chars = [...(text(0) ?? "")];
+      const start = Math.round(Number(text(1)));
+      const length = args.length > 2 ? Math.round(Number(text(2))) : Infinity;
+      return [chars.filter((_, i) => i + 1 >= start && i + 1 < start + length).join("")];
+    }
+    case "substring-after": {
+      const subject = text(0) ?? "";
+      const marker = text(1) ?? "";
+      const at = subject.indexOf(marker);
+      return [at < 0 ? "" : subject.slice(at + marker.length)];
+    }
+    case "current-dateTime":
+      return [run.options.now];
+    case "path": {
+      const nodes = args.length > 0 ? arg(0) : focus === undefined ? [] : [focus];
+      return nodes.map((node) => (node instanceof XNode ? node.pointer() : ""));
+    }
+    case "resolve-uri":
+      // Documents are looked up by the href as written: there is no base URI to resolve against.
+      return args.length === 0 ? [] : arg(0).length === 0 ? [] : [text(0)!];
+    case "doc-available": {
+      const href = text(0);
+      return bool(href !== undefined && run.documentAvailable(href));
+    }
+    case "doc": {
+      const href = text(0);
+      return href === undefined ? [] : [run.document(href)];
+    }
+    case "resolve-profile": {
+      const out: Item[] = [];
+      for (const node of arg(0)) {
+        if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
+        if (node.view.model === "catalog") out.push(node.view.root);
+        else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
+      }
+      return out;
+    }
+
+    default:
+      throw new Error(`unsupported Metapath function ${name}()`);
+  }
+}
+
+/** The index key of a node: its key fields' values joined, or undefined when none has a value. */
+function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined {
+  const keys = c.keys!;
+  if (keys.length === 1) return keyPart(node, keys[0]!, scope);
+  const parts = keys.map((key) => keyPart(node, key, scope));
+  return parts.every((p) => p === undefined) ? undefined : parts.map((p) => p ?? "").join("\u001f");
+}
+
+function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
+  const atoms = atomize(evaluate(key.target, node, scope));
+  if (atoms.length === 0) return undefined;
+  const value = String(atoms[0]);
+  if (key.pattern === undefined) return value;
+  // key-field/@pattern: the key is the first capturing group of a full match.
+  return fullMatch(key.pattern).exec(value)?.[1] || undefined;
+}
+
+function renderMessage(template: PackConstraint["message"], node: Item, scope: Scope, fallback: string): string {
+  if (template === undefined) return fallback;
+  return template
+    .map((part) => {
+      if (typeof part === "string") return part;
+      try {
+        return atomize(evaluate(part, node, scope)).map((a) => excerpt(a instanceof Date ? a.toISOString() : String(a))).join(", ");
+      } catch {
+        // A placeholder that cannot be evaluated (it needs another document, or names a map) must not cost the finding.
+        return "?";
+      }
+    })
+    .join("");
+}
+
+const regexCache = new Map<string, RegExp>();
+function fullMatch(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (re === undefined) regexCache.set(pattern, (re = new RegExp(`^(?:${pattern})$`, "u")));
+  return re;
+}
+
+/** Evaluates every active constraint of the pack on a document of a model the pack's view knows. */
+export function runPack(data: PackData, document: unknown, options: PackRunOptions): { findings: PackFinding[]; results: RuleResults[] } {
+  const results: RuleResults[] = data.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
+  const findings: PackFinding[] = [];
+  const view = viewOf(data, document);
+  if (view === undefined) return { findings, results };
+  const run = new Run(data, options);
+  const reportedNotEvaluated = new Set<number>();
+  const reported = new Set<string>();
+  const notEvaluated = (rule: number, at: XNode, error: NotEvaluated) => {
+    results[rule]!.notEvaluated++;
+    if (reportedNotEvaluated.has(rule)) return;
+    reportedNotEvaluated.add(rule);
+    findings.push({ rule, path: at.pointer(), keyword: "not-evaluated", notEvaluated: true, message: `Not evaluated: ${error.message}.` });
+  };
+
+  // Every context node with its scope, once, for contexts with work to do; indexes are built first (index-has-key may
+  // use one built in any context).
+  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
+  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : options.active(c.rule));
+  const sites: { context: PackContext; node: XNode; scope: Scope }[] = [];
+  const rootScope = new Scope(run, null);
+  for (const context of data.contexts) {
+    if (!context.constraints.some(runs)) continue;
+    const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
+    const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
+    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
+  }
+  for (const { context, node, scope } of sites) {
+    for (const c of context.constraints) {
+      if (c.kind !== "index" || !usedIndexes.has(c.index!)) continue;
+      const index = run.indexes.get(c.index!) ?? new Map<string, XNode>();
+      run.indexes.set(c.index!, index);
+      try {
+        for (const target of evaluate(c.target, node, scope)) {
+          const key = keyOf(target, c, scope);
+          if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+        }
+      } catch (error) {
+        if (!(error instanceof NotEvaluated)) throw error;
+        run.failedIndexes.set(c.index!, error.message);
+      }
+    }
+  }
+
+  for (const { context, node, scope } of sites) {
+    // is-unique keys seen at this context node, per rule.
+    const seen = new Map<number, Set<string>>();
+    for (const c of context.constraints) {
+      if (c.rule < 0 || !options.active(c.rule)) continue;
+      try {
+        if (c.kind === "index-has-key" && run.failedIndexes.has(c.index!)) throw new NotEvaluated(`its index ${c.index} could not be built: ${run.failedIndexes.get(c.index!)}`);
+        for (const target of evaluate(c.target, node, scope)) {
+          try {
+            if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
+            else {
+              results[c.rule]!.fail++;
+              const at = target instanceof XNode ? target : node;
+              const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
+              // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
+              // counted each time, reported once.
+              const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
+              if (!reported.has(identity)) {
+                reported.add(identity);
+                findings.push(finding);
+              }
+            }
+          } catch (error) {
+            if (!(error instanceof NotEvaluated)) throw error;
+            notEvaluated(c.rule, target instanceof XNode ? target : node, error);
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof NotEvaluated)) throw error;
+        notEvaluated(c.rule, node, error);
+      }
+    }
+  }
+  return { findings, results };
+}
+
+function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
+  switch (c.kind) {
+    case "expect":
+      return effectiveBoolean(evaluate(c.test!, target, scope));
+    case "allowed-values": {
+      if (c.allowOther) return true;
+      const value = single([target], "allowed-values");
+      return value !== undefined && c.values!.includes(String(value));
+    }
+    case "matches": {
+      const value = single([target], "matches");
+      return value !== undefined && c.patterns!.every((pattern) => fullMatch(pattern).test(String(value)));
+    }
+    case "index-has-key": {
+      const key = keyOf(target, c, scope);
+      return key !== undefined && (run.indexes.get(c.index!)?.has(key) ?? false);
+    }
+    case "is-unique": {
+      const key = keyOf(target, c, scope);
+      if (key === undefined) return true;
+      let keys = seen.get(c.rule);
+      if (keys === undefined) seen.set(c.rule, (keys = new Set()));
+      if (keys.has(key)) return false;
+      keys.add(key);
+      return true;
+    }
+    case "index":
+      return true;
+  }
+}
