@@ -10,6 +10,7 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { validateBytes } from "../runtime/core/validate.js";
 import { corpusDir, repoRoot } from "../test/helpers/corpus.js";
 import { patchedModelSchemas } from "../test/helpers/patched-schemas.js";
+import { decodeAndParse } from "./subjects.js";
 import { CLOCK, goalLine, measure, timeSpawns, type Timing } from "./timing.js";
 
 const AjvClass = Ajv.default ?? Ajv;
@@ -21,13 +22,13 @@ function main(): void {
   const warmUp = 5;
   const bytes = new Uint8Array(readFileSync(documentFile));
   const catalogSchema = patchedModelSchemas().catalog;
-  const decodeAndParse = (): unknown => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  const parse = (): unknown => decodeAndParse(bytes);
 
   const check = (valid: boolean, who: string) => {
     if (!valid) throw new Error(`${who} judged ${documentFile} invalid; the benchmark expects a valid catalog`);
   };
 
-  const floor = measure(runs, warmUp, () => void decodeAndParse()).whole;
+  const floor = measure(runs, warmUp, () => void parse()).whole;
   const ours = measure(runs, warmUp, () => {
     const outcome = validateBytes(bytes, { level: "schema" });
     check(outcome.kind === "report" && outcome.report.valid, "validateBytes");
@@ -36,13 +37,13 @@ function main(): void {
     const ajv = new AjvClass({ allErrors: false, strict: false });
     addFormatsTo(ajv);
     const validate = ajv.compile(catalogSchema);
-    const document = decodeAndParse();
+    const document = parse();
     const started = performance.now();
     check(validate(document), "Ajv");
     lap(performance.now() - started);
   });
   const cfworker = new Validator(structuredClone(catalogSchema) as Schema, "7", true);
-  const reference = measure(runs, warmUp, () => check(cfworker.validate(decodeAndParse()).valid, "@cfworker/json-schema")).whole;
+  const reference = measure(runs, warmUp, () => check(cfworker.validate(parse()).valid, "@cfworker/json-schema")).whole;
 
   const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
   const spawns = 10;

@@ -4,9 +4,10 @@
 // Run: npx tsx bench/packs.ts   (FEDRAMP_DIR locates the shared FedRAMP files, OSCAL_BENCH_RUNS the number of runs)
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { validateBytes, type ValidateOptions } from "../runtime/core/validate.js";
+import type { ValidateOptions } from "../runtime/core/validate.js";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { fedrampDir } from "../test/packs/fedramp-harness.js";
+import { decodeAndParse, reportOf } from "./subjects.js";
 import { CLOCK, goalLine, measure, type Timing } from "./timing.js";
 
 const SSP = path.join(fedrampDir, "content/fedramp-ssp-example.json");
@@ -16,13 +17,6 @@ const WARM_UP = 5;
 const NOW = new Date("2026-06-01T00:00:00Z");
 const SSP_GOAL = 1.0;
 
-function reportOf(bytes: Uint8Array, options: ValidateOptions) {
-  const outcome = validateBytes(bytes, options);
-  if (outcome.kind !== "report") throw new Error(`the benchmark expects a JSON document with a model: ${outcome.kind}`);
-  return outcome.report;
-}
-
-const decodeAndParse = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
 const cell = (timing: Timing, floor: Timing) =>
   `${timing.median.toFixed(1).padStart(9)} ${timing.p99.toFixed(1).padStart(9)} ${`${(timing.median / floor.median).toFixed(2)}x`.padStart(12)}`;
 

@@ -6,9 +6,10 @@
 // OSCAL_BENCH_CLOCK=cpu times by CPU time)
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { resolveOptions, validateBytes, validateParsed, type ValidateOptions } from "../runtime/core/validate.js";
+import { resolveOptions, validateBytes, validateParsed } from "../runtime/core/validate.js";
 import { resolveSemanticRules, runSemanticLayer } from "../runtime/core/semantic.js";
 import { corpusDir, listCorpus } from "../test/helpers/corpus.js";
+import { decodeAndParse, reportOf } from "./subjects.js";
 import { CLOCK, goalLine, measure, type Timing } from "./timing.js";
 
 const CATALOG = path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
@@ -23,14 +24,6 @@ const GOALS: Record<string, { fullMedian: number; fullP99?: number; schemaMedian
   [SSP_TEMPLATE]: { fullMedian: 2.5, schemaMedian: 1.6 },
 };
 const CORPUS_GOAL = 1.5;
-
-function reportOf(bytes: Uint8Array, options: ValidateOptions) {
-  const outcome = validateBytes(bytes, options);
-  if (outcome.kind !== "report") throw new Error(`the benchmark expects a JSON document with a model: ${outcome.kind}`);
-  return outcome.report;
-}
-
-const decodeAndParse = (bytes: Uint8Array): unknown => JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
 
 const cell = (timing: Timing, floor: Timing) =>
   `${timing.median.toFixed(1).padStart(9)} ${timing.p99.toFixed(1).padStart(9)} ${`${(timing.median / floor.median).toFixed(2)}x`.padStart(10)} ${`${(timing.p99 / floor.p99).toFixed(2)}x`.padStart(10)}`;
