@@ -1,0 +1,22 @@
+// Assembles the WebAssembly structure scanner from its text source into a module of the generated output: the binary
+// as base64, so that Node.js and the browser bundle load it the same way, without a file of its own to find.
+import { readFileSync } from "node:fs";
+import wabtInit from "wabt";
+
+const SOURCE = new URL("./json-scan.wat", import.meta.url);
+
+export async function emitJsonScanModule(): Promise<{ js: string; dts: string }> {
+  const wabt = await wabtInit();
+  const module = wabt.parseWat("json-scan.wat", readFileSync(SOURCE, "utf8"), { simd: true });
+  try {
+    module.validate();
+    const { buffer } = module.toBinary({ write_debug_names: false, canonicalize_lebs: true });
+    const base64 = Buffer.from(buffer).toString("base64");
+    return {
+      js: `// Generated from compiler/json-scan/json-scan.wat: the structure scanner's WebAssembly binary (${buffer.length} bytes).\nexport const JSON_SCAN_WASM_BASE64 = "${base64}";\n`,
+      dts: "/** The structure scanner's WebAssembly binary, base64-encoded. */\nexport declare const JSON_SCAN_WASM_BASE64: string;\n",
+    };
+  } finally {
+    module.destroy();
+  }
+}

@@ -1,0 +1,201 @@
+;; The structure scan of runtime/core/json-structure.ts (scanJsonBytes) for a JSON text JSON.parse has accepted, with
+;; the same answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
+;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
+;; denote an excluded character). SIMD compares find the bytes the scan acts on 16 at a time, so runs of indentation
+;; and string contents cost a few instructions per 16 bytes; and compiled WebAssembly runs at full speed from the first
+;; call, where the JavaScript scan runs unoptimized in a cold process.
+;;
+;; Memory: the caller copies the document to $document_start and 16 spaces after it (every 16-byte load stays in
+;; bounds, and spaces are not acted on), then calls scan(length).
+(module
+  (memory (export "memory") 3)
+  ;; Byte per depth: 1 when the container at that depth is an object.
+  (global $is_object i32 (i32.const 0))
+  ;; i32 per depth: how many member names of the open object at that depth are listed.
+  (global $name_counts i32 (i32.const 1024))
+  ;; 64 i32 hashes per depth: the listed member names of the open object at that depth.
+  (global $name_lists i32 (i32.const 4096))
+  (global $document_start (export "document_start") i32 (i32.const 131072))
+
+  ;; Scan results: bit 0 nesting too deep, bit 1 needs the exact pass.
+  (global $too_deep i32 (i32.const 1))
+  (global $needs_text_pass i32 (i32.const 2))
+  (global $flags (mut i32) (i32.const 0))
+
+  ;; Bit k set when byte k of the 16 at $at is a quote, a comma, a bracket or a brace (outside strings, which are
+  ;; searched on their own, a valid text has no backslash). Masking out bit 5 maps { and } onto [ and ], so two
+  ;; compares find all four.
+  (func $structural (param $at i32) (result i32)
+    (local $bytes v128)
+    (local $folded v128)
+    (local.set $bytes (v128.load (local.get $at)))
+    (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
+    (i8x16.bitmask
+      (v128.or
+        (v128.or
+          (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
+          (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x2c))))
+        (v128.or
+          (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
+          (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d)))))))
+
+  ;; Bit k set when byte k of the 16 at $at is a quote or a backslash: what matters inside a string.
+  (func $string_bytes (param $at i32) (result i32)
+    (local $bytes v128)
+    (local.set $bytes (v128.load (local.get $at)))
+    (i8x16.bitmask
+      (v128.or
+        (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
+        (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
+
+  (func $hex_digit (param $byte i32) (result i32)
+    (if (result i32) (i32.le_u (local.get $byte) (i32.const 0x39))
+      (then (i32.sub (local.get $byte) (i32.const 0x30)))
+      (else (i32.sub (i32.or (local.get $byte) (i32.const 0x20)) (i32.const 0x57)))))
+
+  ;; Whether the \u escape whose hex digits start at $at denotes an excluded control character or a surrogate.
+  (func $excluded_escape (param $at i32) (result i32)
+    (local $unit i32)
+    (local.set $unit
+      (i32.or
+        (i32.or
+          (i32.shl (call $hex_digit (i32.load8_u (local.get $at))) (i32.const 12))
+          (i32.shl (call $hex_digit (i32.load8_u offset=1 (local.get $at))) (i32.const 8)))
+        (i32.or
+          (i32.shl (call $hex_digit (i32.load8_u offset=2 (local.get $at))) (i32.const 4))
+          (call $hex_digit (i32.load8_u offset=3 (local.get $at))))))
+    (i32.or
+      (i32.and
+        (i32.lt_u (local.get $unit) (i32.const 0x20))
+        (i32.and
+          (i32.ne (local.get $unit) (i32.const 0x09))
+          (i32.and (i32.ne (local.get $unit) (i32.const 0x0a)) (i32.ne (local.get $unit) (i32.const 0x0d)))))
+      (i32.lt_u (i32.sub (local.get $unit) (i32.const 0xd800)) (i32.const 0x800))))
+
+  ;; The index of the quote that closes the string whose contents start at $at. Flags a suspicious \u escape.
+  (func $string_end (param $at i32) (result i32)
+    (local $block i32)
+    (local $mask i32)
+    (local $found i32)
+    (local.set $block (i32.and (local.get $at) (i32.const -16)))
+    (local.set $mask
+      (i32.and (call $string_bytes (local.get $block)) (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
+    (loop $next
+      (if (i32.eqz (local.get $mask))
+        (then
+          (local.set $block (i32.add (local.get $block) (i32.const 16)))
+          (local.set $mask (call $string_bytes (local.get $block)))
+          (br $next)))
+      (local.set $found (i32.add (local.get $block) (i32.ctz (local.get $mask))))
+      (if (i32.eq (i32.load8_u (local.get $found)) (i32.const 0x22))
+        (then (return (local.get $found))))
+      ;; A backslash: the byte after it is escaped (it may be a quote or a backslash), so the search resumes past it.
+      (if (i32.eq (i32.load8_u offset=1 (local.get $found)) (i32.const 0x75))
+        (then
+          (if (call $excluded_escape (i32.add (local.get $found) (i32.const 2)))
+            (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))))
+      (local.set $at (i32.add (local.get $found) (i32.const 2)))
+      (local.set $block (i32.and (local.get $at) (i32.const -16)))
+      (local.set $mask
+        (i32.and (call $string_bytes (local.get $block)) (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
+      (br $next))
+    (unreachable))
+
+  ;; Lists the hash of the member name between $from and $to (exclusive) in the open object at $depth; flags the text
+  ;; for the exact pass when the object already lists that hash, when the name holds an escape, or when the list is full.
+  (func $add_name (param $from i32) (param $to i32) (param $depth i32)
+    (local $hash i32)
+    (local $byte i32)
+    (local $count_at i32)
+    (local $count i32)
+    (local $list i32)
+    (local $k i32)
+    (local.set $hash (i32.const 0x811c9dc5)) ;; FNV-1a
+    (block $hashed
+      (loop $next
+        (br_if $hashed (i32.ge_u (local.get $from) (local.get $to)))
+        (local.set $byte (i32.load8_u (local.get $from)))
+        (if (i32.eq (local.get $byte) (i32.const 0x5c))
+          (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+        (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $byte)) (i32.const 0x01000193)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (local.set $count_at (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))))
+    (local.set $count (i32.load (local.get $count_at)))
+    (local.set $list (i32.add (global.get $name_lists) (i32.shl (local.get $depth) (i32.const 8))))
+    (local.set $k (i32.const 0))
+    (block $absent
+      (loop $compare
+        (br_if $absent (i32.ge_u (local.get $k) (local.get $count)))
+        (if (i32.eq (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))) (local.get $hash))
+          (then
+            (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
+            (return)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $compare)))
+    (if (i32.eq (local.get $count) (i32.const 64))
+      (then
+        (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
+        (return)))
+    (i32.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2))) (local.get $hash))
+    (i32.store (local.get $count_at) (i32.add (local.get $count) (i32.const 1))))
+
+  (func (export "scan") (param $length i32) (result i32)
+    (local $end i32)
+    (local $block i32)
+    (local $mask i32)
+    (local $at i32)
+    (local $byte i32)
+    (local $close i32)
+    (local $depth i32)
+    (local $expect_name i32)
+    (global.set $flags (i32.const 0))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $block (global.get $document_start))
+    (local.set $mask (call $structural (local.get $block)))
+    (block $done
+      (loop $next
+        (if (i32.eqz (local.get $mask))
+          (then
+            (local.set $block (i32.add (local.get $block) (i32.const 16)))
+            (br_if $done (i32.ge_u (local.get $block) (local.get $end)))
+            (local.set $mask (call $structural (local.get $block)))
+            (br $next)))
+        (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
+        (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+        (local.set $byte (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $byte) (i32.const 0x22))
+          (then
+            (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
+            (if (local.get $expect_name)
+              (then
+                (local.set $expect_name (i32.const 0))
+                (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))))
+            ;; Resume after the closing quote, in the block that holds it.
+            (if (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16)))
+              (then
+                (local.set $block (i32.and (local.get $close) (i32.const -16)))
+                (local.set $mask (call $structural (local.get $block)))))
+            (local.set $mask
+              (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
+            (br $next)))
+        (if (i32.eq (local.get $byte) (i32.const 0x2c))
+          (then
+            (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+            (br $next)))
+        ;; Outside strings only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
+        (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
+          (then
+            (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+            (local.set $expect_name (i32.const 0))
+            (br $next)))
+        (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+        (if (i32.gt_u (local.get $depth) (i32.const 256))
+          (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
+        (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
+        (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
+        (if (local.get $expect_name)
+          (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+        (br $next)))
+    (global.get $flags))
+)
