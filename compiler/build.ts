@@ -13,7 +13,7 @@ import { emitWrapperModule } from "./emit-wrappers.js";
 import { schemaRuleIds } from "./rule-ids.js";
 import { buildManifest } from "./manifest.js";
 import { emitSemantic } from "./semantic/index.js";
-import { emitJsonScanModule } from "./json-scan/emit.js";
+import { emitJsonWasmModule } from "./json-wasm/emit.js";
 import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";
 
 function write(file: string, content: string): void {
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 
-  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "json-scan.js", "json-scan.d.ts", "manifest.json"]) {
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "json-wasm.js", "json-wasm.d.ts", "manifest.json"]) {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
@@ -54,9 +54,9 @@ async function main(): Promise<void> {
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);
   write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);
-  const jsonScan = await emitJsonScanModule();
-  write(path.join(paths.outDir, "json-scan.js"), jsonScan.js);
-  write(path.join(paths.outDir, "json-scan.d.ts"), jsonScan.dts);
+  const jsonWasm = await emitJsonWasmModule();
+  write(path.join(paths.outDir, "json-wasm.js"), jsonWasm.js);
+  write(path.join(paths.outDir, "json-wasm.d.ts"), jsonWasm.dts);
   write(
     path.join(paths.outDir, "manifest.json"),
     buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic }),

@@ -10,7 +10,7 @@ import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
 import { escapeToken } from "./json-pointer.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
-import { wasmScanJsonBytes } from "./json-scan-wasm.js";
+import { wasmScanJsonBytes } from "./json-wasm.js";
 
 /** Deepest nesting of arrays and objects validated (the root object is level 1). Real OSCAL nests about 20 levels. */
 export const MAX_NESTING_DEPTH = 256;

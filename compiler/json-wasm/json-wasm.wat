@@ -1,14 +1,18 @@
-;; The structure scan of runtime/core/json-structure.ts (scanJsonBytes) for a JSON text JSON.parse has accepted, with
-;; the same answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
+;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
+;; - escape_non_ascii: the one-byte text of runtime/core/json-text.ts, each non-ASCII character as \u escapes;
+;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
+;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
 ;; denote an excluded character). SIMD compares find the bytes the scan acts on 16 at a time, so runs of indentation
 ;; and string contents cost a few instructions per 16 bytes; and compiled WebAssembly runs at full speed from the first
 ;; call, where the JavaScript scan runs unoptimized in a cold process.
 ;;
 ;; Memory: the caller copies the document to $document_start and 16 spaces after it (every 16-byte load stays in
-;; bounds, and spaces are not acted on), then calls scan(length).
+;; bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
 (module
   (memory (export "memory") 3)
+  (global $hex_digits i32 (i32.const 768))
+  (data (i32.const 768) "0123456789abcdef")
   ;; Byte per depth: 1 when the container at that depth is an object.
   (global $is_object i32 (i32.const 0))
   ;; i32 per depth: how many member names of the open object at that depth are listed.
@@ -198,4 +202,111 @@
           (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
         (br $next)))
     (global.get $flags))
+;; Bytes of the document with the high bit set (every byte of a non-ASCII character has it).
+  (func (export "non_ascii_bytes") (param $length i32) (result i32)
+    (local $at i32)
+    (local $end i32)
+    (local $count i32)
+    (local.set $at (global.get $document_start))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $count
+          (i32.add (local.get $count) (i32.popcnt (i8x16.bitmask (v128.load (local.get $at))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (local.get $count))
+
+  ;; Writes \u and the four hex digits of a UTF-16 code unit at $out; returns where writing ends.
+  (func $write_escape (param $out i32) (param $unit i32) (result i32)
+    (i32.store16 (local.get $out) (i32.const 0x755c)) ;; backslash, u
+    (i32.store8 offset=2 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.shr_u (local.get $unit) (i32.const 12)))))
+    (i32.store8 offset=3 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (i32.shr_u (local.get $unit) (i32.const 8)) (i32.const 15)))))
+    (i32.store8 offset=4 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (i32.shr_u (local.get $unit) (i32.const 4)) (i32.const 15)))))
+    (i32.store8 offset=5 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
+    (i32.add (local.get $out) (i32.const 6)))
+
+  ;; Copies the document (well-formed UTF-8) to $out with each non-ASCII character as a \u escape (a surrogate pair
+  ;; above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or -1 for a non-ASCII
+  ;; character right after a backslash, where an escape would change the text's meaning. The caller leaves room for
+  ;; length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes 16).
+  (func (export "escape_non_ascii") (param $length i32) (param $out i32) (result i32)
+    (local $at i32)
+    (local $end i32)
+    (local $out_start i32)
+    (local $bytes v128)
+    (local $block_end i32)
+    (local $lead i32)
+    (local $code_point i32)
+    (local.set $at (global.get $document_start))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $out_start (local.get $out))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $bytes (v128.load (local.get $at)))
+        (if (i32.eqz (i8x16.bitmask (local.get $bytes)))
+          (then
+            (v128.store (local.get $out) (local.get $bytes))
+            (local.set $at (i32.add (local.get $at) (i32.const 16)))
+            (local.set $out (i32.add (local.get $out) (i32.const 16)))
+            (br $blocks)))
+        ;; Character by character to the end of the block (the last character may end past it).
+        (local.set $block_end (i32.add (local.get $at) (i32.const 16)))
+        (loop $characters
+          (local.set $lead (i32.load8_u (local.get $at)))
+          (if (i32.lt_u (local.get $lead) (i32.const 0x80))
+            (then
+              (i32.store8 (local.get $out) (local.get $lead))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (local.set $out (i32.add (local.get $out) (i32.const 1))))
+            (else
+              (if (i32.gt_u (local.get $at) (global.get $document_start))
+                (then
+                  (if (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 0x5c))
+                    (then (return (i32.const -1))))))
+              (if (i32.lt_u (local.get $lead) (i32.const 0xe0))
+                (then
+                  (local.set $code_point
+                    (i32.or
+                      (i32.shl (i32.and (local.get $lead) (i32.const 0x1f)) (i32.const 6))
+                      (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f))))
+                  (local.set $at (i32.add (local.get $at) (i32.const 2))))
+                (else
+                  (if (i32.lt_u (local.get $lead) (i32.const 0xf0))
+                    (then
+                      (local.set $code_point
+                        (i32.or
+                          (i32.or
+                            (i32.shl (i32.and (local.get $lead) (i32.const 0x0f)) (i32.const 12))
+                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 6)))
+                          (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f))))
+                      (local.set $at (i32.add (local.get $at) (i32.const 3))))
+                    (else
+                      (local.set $code_point
+                        (i32.or
+                          (i32.or
+                            (i32.shl (i32.and (local.get $lead) (i32.const 0x07)) (i32.const 18))
+                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 12)))
+                          (i32.or
+                            (i32.shl (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f)) (i32.const 6))
+                            (i32.and (i32.load8_u offset=3 (local.get $at)) (i32.const 0x3f)))))
+                      (local.set $at (i32.add (local.get $at) (i32.const 4)))))))
+              (if (i32.lt_u (local.get $code_point) (i32.const 0x10000))
+                (then (local.set $out (call $write_escape (local.get $out) (local.get $code_point))))
+                (else
+                  (local.set $code_point (i32.sub (local.get $code_point) (i32.const 0x10000)))
+                  (local.set $out
+                    (call $write_escape (local.get $out) (i32.add (i32.const 0xd800) (i32.shr_u (local.get $code_point) (i32.const 10)))))
+                  (local.set $out
+                    (call $write_escape (local.get $out) (i32.add (i32.const 0xdc00) (i32.and (local.get $code_point) (i32.const 0x3ff)))))))))
+          (br_if $characters (i32.lt_u (local.get $at) (local.get $block_end))))
+        (br $blocks)))
+    ;; Past the end, only padding spaces were copied, one byte each.
+    (i32.sub (i32.sub (local.get $out) (i32.sub (local.get $at) (local.get $end))) (local.get $out_start)))
 )

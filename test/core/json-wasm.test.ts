@@ -2,7 +2,7 @@
 // the corpus and on texts built around what the scan looks for (depth at the limit, repeats, escapes, block edges).
 import { describe, expect, it } from "vitest";
 import { MAX_NESTING_DEPTH, scanJsonBytesInJs } from "../../runtime/core/json-structure.js";
-import { wasmScanJsonBytes } from "../../runtime/core/json-scan-wasm.js";
+import { wasmScanJsonBytes } from "../../runtime/core/json-wasm.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 
 const encode = (text: string) => new TextEncoder().encode(text);
