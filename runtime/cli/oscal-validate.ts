@@ -7,7 +7,7 @@ import { STDIN, unreadable, validateFile, type FileOutcome, type ValidationSetti
 import { formatGithub } from "./github-output.js";
 import { formatJson } from "./json-output.js";
 import { formatJunit } from "./junit-output.js";
-import { emit, exitQuietlyOnClosedPipe, wantsColor } from "./terminal.js";
+import { emit, exitQuietlyOnClosedPipe, exitWhenFlushed, wantsColor } from "./terminal.js";
 import { formatText } from "./text-output.js";
 import { EXIT_USAGE, exitCodeOf, summaryLine } from "./verdict.js";
 import { defaultThreads, validateFiles } from "./worker-pool.js";
@@ -92,3 +92,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+exitWhenFlushed();
