@@ -47,15 +47,23 @@ function instance(): Instance | undefined {
   return (kept ??= instantiate(compiled));
 }
 
-function reserve(instance: Instance, end: number): void {
+/** False when the memory cannot grow that far (past 4 GiB, or none to be had): the JavaScript versions take over. */
+function reserve(instance: Instance, end: number): boolean {
   const missing = end - instance.memory.buffer.byteLength;
-  if (missing > 0) instance.memory.grow(Math.ceil(missing / PAGE_BYTES));
+  if (missing <= 0) return true;
+  try {
+    instance.memory.grow(Math.ceil(missing / PAGE_BYTES));
+    return true;
+  } catch {
+    release(instance);
+    return false;
+  }
 }
 
-/** Copies the document in, with its padding; returns the end of the padding. */
-function load(instance: Instance, bytes: Uint8Array): number {
+/** Copies the document in, with its padding; returns the end of the padding, or undefined when it does not fit. */
+function load(instance: Instance, bytes: Uint8Array): number | undefined {
   const end = instance.documentStart + bytes.length + PADDING_BYTES;
-  reserve(instance, end);
+  if (!reserve(instance, end)) return undefined;
   const view = new Uint8Array(instance.memory.buffer, instance.documentStart, bytes.length + PADDING_BYTES);
   view.set(bytes);
   view.fill(0x20, bytes.length);
@@ -69,8 +77,7 @@ function release(instance: Instance): void {
 /** The structure scan of a JSON text JSON.parse has accepted, or undefined where WebAssembly cannot run it. */
 export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
   const wasm = instance();
-  if (wasm === undefined) return undefined;
-  load(wasm, bytes);
+  if (wasm === undefined || load(wasm, bytes) === undefined) return undefined;
   const flags = wasm.scan(bytes.length);
   release(wasm);
   return { tooDeep: (flags & TOO_DEEP) !== 0, needsTextPass: (flags & NEEDS_TEXT_PASS) !== 0 };
@@ -83,16 +90,17 @@ export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
  */
 export function wasmEscapeNonAscii<T>(bytes: Uint8Array, worthEscaping: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
   const wasm = instance();
-  if (wasm === undefined) return undefined;
-  const out = load(wasm, bytes);
+  const out = wasm === undefined ? undefined : load(wasm, bytes);
+  if (wasm === undefined || out === undefined) return undefined;
   const nonAscii = wasm.nonAsciiBytes(bytes.length);
-  let text: T | null = null;
-  if (worthEscaping(nonAscii)) {
-    // A character grows at most 3-fold (2 bytes to one 6-byte escape, 4 bytes to two); the last store writes 16 bytes.
-    reserve(wasm, out + bytes.length + 2 * nonAscii + PADDING_BYTES);
-    const written = wasm.escapeNonAscii(bytes.length, out);
-    if (written >= 0) text = decode(new Uint8Array(wasm.memory.buffer, out, written));
+  if (!worthEscaping(nonAscii)) {
+    release(wasm);
+    return null;
   }
+  // A character grows at most 3-fold (2 bytes to one 6-byte escape, 4 bytes to two); the last store writes 16 bytes.
+  if (!reserve(wasm, out + bytes.length + 2 * nonAscii + PADDING_BYTES)) return undefined;
+  const written = wasm.escapeNonAscii(bytes.length, out);
+  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, out, written));
   release(wasm);
   return text;
 }
