@@ -1,12 +1,13 @@
 // Validation time against input size for the shapes that once grew super-linearly (a backtracking email pattern,
 // error lists copied per item, deep nesting, huge names, many findings): each shape at 1x and 10x its size, with the
 // time per byte and the ratio of the two (linear growth gives about 1; quadratic about 10). Also the cost of the
-// structure scan (nesting depth, duplicate names) on the SP 800-53 catalog against JSON.parse of the same text.
+// structure scan (nesting depth, duplicate names), in WebAssembly and in JavaScript, on the SP 800-53 catalog against
+// JSON.parse of the same text.
 // Not part of the tests. Run: npx tsx bench/linear-curves.ts   (OSCAL_BENCH_RUNS sets the runs per size)
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { validateBytes } from "../runtime/core/validate.js";
-import { scanJsonBytes } from "../runtime/core/json-structure.js";
+import { scanJsonBytes, scanJsonBytesInJs } from "../runtime/core/json-structure.js";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { measure } from "./timing.js";
 
@@ -55,5 +56,9 @@ for (const [name, shape] of Object.entries(SHAPES)) {
 const catalogBytes = new Uint8Array(readFileSync(path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json")));
 const catalogText = new TextDecoder().decode(catalogBytes);
 const scan = measure(40, 10, () => scanJsonBytes(catalogBytes)).whole.median;
+const scanInJs = measure(40, 10, () => scanJsonBytesInJs(catalogBytes)).whole.median;
 const parse = measure(40, 10, () => JSON.parse(catalogText)).whole.median;
-console.log(`\nstructure scan (depth, duplicate names, escapes) on the SP 800-53 catalog (${catalogBytes.length} bytes): ${scan.toFixed(2)} ms, JSON.parse ${parse.toFixed(2)} ms (${(scan / parse).toFixed(2)}x)`);
+console.log(
+  `\nstructure scan (depth, duplicate names, escapes) on the SP 800-53 catalog (${catalogBytes.length} bytes): ${scan.toFixed(2)} ms ` +
+    `(${(scan / parse).toFixed(2)}x JSON.parse), in JavaScript ${scanInJs.toFixed(2)} ms (${(scanInJs / parse).toFixed(2)}x), JSON.parse ${parse.toFixed(2)} ms`,
+);

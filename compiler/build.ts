@@ -15,6 +15,7 @@ import { buildManifest } from "./manifest.js";
 import { emitSemantic } from "./semantic/index.js";
 import { loadMetaschema } from "./semantic/metaschema.js";
 import { emitPack, packDefinitions, packEntryModule } from "./packs/index.js";
+import { emitJsonWasmModule } from "./json-wasm/emit.js";
 import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";
 
 function write(file: string, content: string): void {
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 
-  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "packs", "manifest.json"]) {
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "packs", "json-wasm.js", "json-wasm.d.ts", "manifest.json"]) {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
   const wrapper = emitWrapperModule(MODEL_NAMES);
   write(path.join(paths.outDir, "models.js"), wrapper.js);
   write(path.join(paths.outDir, "models.d.ts"), wrapper.dts);
+  const jsonWasm = await emitJsonWasmModule();
+  write(path.join(paths.outDir, "json-wasm.js"), jsonWasm.js);
+  write(path.join(paths.outDir, "json-wasm.d.ts"), jsonWasm.dts);
   write(
     path.join(paths.outDir, "manifest.json"),
     buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic, packs }),

@@ -2,10 +2,14 @@
 // excluded paths dropped. The order is the arguments' order, and sorted by name within each directory, so output is
 // the same on every run.
 import { readdirSync, statSync, type Dirent } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import picomatch from "picomatch";
+import type Picomatch from "picomatch";
 import { DISCOVERED_EXTENSIONS } from "./input-format.js";
 import { STDIN } from "./file-outcome.js";
+
+/** The glob matcher, loaded only for patterns: most runs name files and directories. */
+const picomatch = (): typeof Picomatch => createRequire(import.meta.url)("picomatch") as typeof Picomatch;
 
 export interface Discovery {
   /** Files to validate, each once; inputs that name nothing readable stay in place, so reading them reports why. */
@@ -57,8 +61,8 @@ function hasDiscoveredExtension(file: string): boolean {
 function exclusion(patterns: readonly string[]): (file: string) => boolean {
   const byPath = patterns.filter((pattern) => pattern.includes("/")).map(withoutDotSlash);
   const byName = patterns.filter((pattern) => !pattern.includes("/"));
-  const matchesPath = byPath.length > 0 ? picomatch(byPath, { dot: true }) : () => false;
-  const matchesName = byName.length > 0 ? picomatch(byName, { dot: true }) : () => false;
+  const matchesPath = byPath.length > 0 ? picomatch()(byPath, { dot: true }) : () => false;
+  const matchesName = byName.length > 0 ? picomatch()(byName, { dot: true }) : () => false;
   return (file) => matchesPath(withoutDotSlash(file)) || matchesName(path.posix.basename(file));
 }
 
@@ -72,13 +76,13 @@ export function discoverFiles(inputs: readonly string[], excludePatterns: readon
       walk(toPosix(input), hasDiscoveredExtension, excluded, found);
       continue;
     }
-    const scan = picomatch.scan(input);
-    if (stats !== undefined || input === STDIN || !scan.isGlob) {
+    const scan = stats === undefined && input !== STDIN ? picomatch().scan(input) : undefined;
+    if (scan === undefined || !scan.isGlob) {
       found.push(input);
       continue;
     }
     // A pattern the shell did not expand (quoted, or no shell at all): walk its literal base and match the rest.
-    const matches = picomatch(withoutDotSlash(input));
+    const matches = picomatch()(withoutDotSlash(input));
     const before = found.length;
     walk(scan.base === "" ? "." : scan.base, matches, excluded, found);
     if (found.length === before) {

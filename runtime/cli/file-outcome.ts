@@ -50,13 +50,13 @@ export function unreadable(file: string, reason: string): FileOutcome {
   return { file, error: { code: ERR_UNREADABLE_INPUT, detail: `Cannot read ${file === STDIN ? "standard input" : file}: ${reason}.` } };
 }
 
-function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): FileOutcome {
+async function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): Promise<FileOutcome> {
   const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
-  const outcome = coreEntryPoint(format)(bytes, settings.options);
+  const outcome = (await coreEntryPoint(format))(bytes, settings.options);
   return outcome.kind === "report" ? { file, report: outcome.report } : { file, error: fileError(outcome) };
 }
 
-export function validateFile(file: string, settings: ValidationSettings): FileOutcome {
+export async function validateFile(file: string, settings: ValidationSettings): Promise<FileOutcome> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file === STDIN ? 0 : file);

@@ -1,6 +1,7 @@
 // Which parser an input goes to: JSON files to the core's byte entry point, YAML files to the core's YAML entry point.
+// The YAML parser is loaded only when a YAML input comes: it takes longer to load than a JSON file takes to validate.
 import { validateBytes, type ValidateOptions } from "../core/validate.js";
-import { validateYamlBytes, type YamlValidationOutcome } from "../core/yaml.js";
+import type { YamlValidationOutcome } from "../core/yaml.js";
 
 export type InputFormat = "json" | "yaml";
 
@@ -14,6 +15,6 @@ export function inputFormatOf(file: string): InputFormat {
 }
 
 /** The core entry point for a format (a JSON outcome is a YAML outcome without YAML's own body errors). */
-export function coreEntryPoint(format: InputFormat): (bytes: Uint8Array, options: ValidateOptions) => YamlValidationOutcome {
-  return format === "yaml" ? validateYamlBytes : validateBytes;
+export async function coreEntryPoint(format: InputFormat): Promise<(bytes: Uint8Array, options: ValidateOptions) => YamlValidationOutcome> {
+  return format === "yaml" ? (await import("../core/yaml.js")).validateYamlBytes : validateBytes;
 }

@@ -7,9 +7,7 @@ import { STDIN, unreadable, validateFile, type FileOutcome, type ValidationSetti
 import { formatGithub } from "./github-output.js";
 import { formatJson } from "./json-output.js";
 import { formatJunit } from "./junit-output.js";
-import { formatRules } from "./rules-output.js";
-import { toSarif } from "./sarif.js";
-import { emit, exitQuietlyOnClosedPipe, wantsColor } from "./terminal.js";
+import { emit, exitQuietlyOnClosedPipe, exitWhenFlushed, wantsColor } from "./terminal.js";
 import { formatText } from "./text-output.js";
 import { EXIT_USAGE, exitCodeOf, summaryLine } from "./verdict.js";
 import { defaultThreads, validateFiles } from "./worker-pool.js";
@@ -28,17 +26,20 @@ async function validateAll(files: readonly string[], settings: ValidationSetting
   const stdinIndex = files.indexOf(STDIN);
   const fromFiles = files.filter((file) => file !== STDIN);
   const outcomes = await validateFiles(fromFiles, settings, jobs ?? defaultThreads(fromFiles), onDone);
-  if (stdinIndex >= 0) outcomes.splice(stdinIndex, 0, validateFile(STDIN, settings));
+  if (stdinIndex >= 0) outcomes.splice(stdinIndex, 0, await validateFile(STDIN, settings));
   if (showProgress) process.stderr.write("\r\x1b[2K");
   return outcomes;
 }
 
-function render(command: ValidateCommand, outcomes: readonly FileOutcome[], exitCode: number, elapsedMs: number): string {
+async function render(command: ValidateCommand, outcomes: readonly FileOutcome[], exitCode: number, elapsedMs: number): Promise<string> {
   switch (command.format) {
     case "json":
       return formatJson(outcomes);
-    case "sarif":
+    case "sarif": {
+      // Loaded only for SARIF: it brings the rule catalog and the API description along.
+      const { toSarif } = await import("./sarif.js");
       return `${JSON.stringify(toSarif(outcomes, { cwd: process.cwd(), docsBaseUrl: command.docsBaseUrl, exitCode }), null, 2)}\n`;
+    }
     case "github":
       return formatGithub(outcomes);
     case "junit":
@@ -58,7 +59,7 @@ async function runValidate(command: ValidateCommand): Promise<void> {
   const exitCode = exitCodeOf(outcomes, command.failOn);
   process.exitCode = exitCode;
   const elapsedMs = performance.now() - started;
-  const writeError = emit(render(command, outcomes, exitCode, elapsedMs), command.output);
+  const writeError = emit(await render(command, outcomes, exitCode, elapsedMs), command.output);
   process.stderr.write(`${summaryLine(outcomes, elapsedMs)}\n`);
   if (writeError !== undefined) usageError(writeError);
 }
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${versionLine("oscal-validate")}\n`);
       break;
     case "rules": {
+      const { formatRules } = await import("./rules-output.js");
       const writeError = emit(formatRules(command.format), command.output);
       if (writeError !== undefined) usageError(writeError);
       break;
@@ -90,3 +92,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+exitWhenFlushed();

@@ -20,6 +20,20 @@ export function exitQuietlyOnClosedPipe(): void {
   }
 }
 
+/**
+ * Ends the process as soon as standard output and standard error are flushed, rather than when the event loop drains:
+ * after a large document V8 still has garbage collection queued (about 10 ms) that a process about to end need not do.
+ * The exit status is process.exitCode, already set.
+ */
+export function exitWhenFlushed(): void {
+  let unflushed = 2;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.write("", () => {
+      if (--unflushed === 0) process.exit();
+    });
+  }
+}
+
 /** Writes `text` to `file`, or to standard output when there is none; returns an error message on failure. */
 export function emit(text: string, file: string | undefined): string | undefined {
   if (file === undefined) {

@@ -15,7 +15,7 @@ export interface FileAnswer {
 const settings = workerData as ValidationSettings;
 const port = parentPort!;
 
-port.on("message", ({ index, file }: FileJob) => {
-  const answer: FileAnswer = { index, outcome: validateFile(file, settings) };
+port.on("message", async ({ index, file }: FileJob) => {
+  const answer: FileAnswer = { index, outcome: await validateFile(file, settings) };
   port.postMessage(answer);
 });

@@ -65,7 +65,7 @@ export async function validateFiles(
   const workers = Array.from({ length: Math.min(jobs, files.length) - 1 }, runWorker);
   // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
   for (let index = take(); index !== undefined; index = take()) {
-    finish(index, validateFile(files[index]!, settings));
+    finish(index, await validateFile(files[index]!, settings));
     if (workers.length > 0) await new Promise((resume) => setImmediate(resume));
   }
   await Promise.all(workers);

@@ -10,6 +10,7 @@ import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
 import { escapeToken } from "./json-pointer.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
+import { wasmScanJsonBytes } from "./json-wasm.js";
 
 /** Deepest nesting of arrays and objects validated (the root object is level 1). Real OSCAL nests about 20 levels. */
 export const MAX_NESTING_DEPTH = 256;
@@ -42,10 +43,15 @@ for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, C
 
 /**
  * One pass over the bytes of a JSON text (which JSON.parse has accepted): nesting depth, and a hash of every member
- * name per object; equal hashes only flag the text for the exact pass. Linear: each byte is read once, escapes
- * aside (four more bytes).
+ * name per object; equal hashes only flag the text for the exact pass. In WebAssembly where it runs, else in
+ * JavaScript, with the same answers.
  */
 export function scanJsonBytes(bytes: Uint8Array): ByteScan {
+  return wasmScanJsonBytes(bytes) ?? scanJsonBytesInJs(bytes);
+}
+
+/** The structure scan in JavaScript. Linear: each byte is read once, escapes aside (four more bytes). */
+export function scanJsonBytesInJs(bytes: Uint8Array): ByteScan {
   const isObject = new Uint8Array(MAX_NESTING_DEPTH + 1);
   const names = new MemberNames();
   let depth = 0;

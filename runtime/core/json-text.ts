@@ -7,6 +7,7 @@
 // non-ASCII character right after a backslash, is left to the decoder.
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
 import { byteOrderMarkLength } from "./json-bytes.js";
+import { wasmEscapeNonAscii } from "./json-wasm.js";
 
 // Non-ASCII characters are rare and clustered: large blocks find them, and only the small blocks that hold one are
 // rewritten byte by byte.
@@ -14,7 +15,7 @@ const OUTER_BLOCK_BYTES = 64 * 1024;
 const INNER_BLOCK_BYTES = 1024;
 const HEX = "0123456789abcdef";
 const KEPT_OUTPUT_BYTES = 8 * 1024 * 1024;
-/** Past 1 MiB, blocks holding non-ASCII characters may make up at most 1/4 of the document. */
+/** Past 1 MiB, the bytes escaped (non-ASCII bytes; in JavaScript, the blocks holding them) may be at most 1/4 of the document. */
 const ALWAYS_ESCAPED_BYTES = 1024 * 1024;
 const MAX_ESCAPED_SHARE = 4;
 let keptOutput = Buffer.alloc(0);
@@ -28,17 +29,28 @@ const asciiDecoder = new TextDecoder("utf-8");
  * well-formed UTF-8, mostly non-ASCII text, or a non-ASCII character after a backslash): decode the bytes then.
  */
 export function asciiJsonText(bytes: Uint8Array): string | undefined {
+  return oneByteText(bytes, true);
+}
+
+/** The same without WebAssembly, as where it cannot run. */
+export function asciiJsonTextInJs(bytes: Uint8Array): string | undefined {
+  return oneByteText(bytes, false);
+}
+
+function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
   if (!isUtf8(bytes)) return undefined;
   const start = byteOrderMarkLength(bytes);
-  if (isAscii(bytes.subarray(start))) return asciiDecoder.decode(bytes.subarray(start));
+  const body = bytes.subarray(start);
+  if (isAscii(body)) return asciiDecoder.decode(body);
+  const escaped = withWasm ? wasmEscapeNonAscii(body, (nonAsciiBytes) => worthEscaping(nonAsciiBytes, body.length), (ascii) => asciiDecoder.decode(ascii)) : undefined;
+  if (escaped !== undefined) return escaped ?? undefined;
 
   // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
   const blocks: number[] = [];
   collectBlocks(bytes, start, bytes.length, OUTER_BLOCK_BYTES, blocks);
   let escapedBytes = 0;
   for (let b = 0; b < blocks.length; b += 3) if (blocks[b + 2]) escapedBytes += blocks[b + 1]! - blocks[b]!;
-  // Large, mostly non-ASCII text gains little here and would need a much larger copy: the decoder handles it.
-  if (escapedBytes > ALWAYS_ESCAPED_BYTES && escapedBytes > (bytes.length - start) / MAX_ESCAPED_SHARE) return undefined;
+  if (!worthEscaping(escapedBytes, body.length)) return undefined;
   // An escaped block grows at most 3-fold (a 2-byte character becomes one 6-byte escape, a 4-byte one two).
   const outputBound = bytes.length - start + 2 * escapedBytes;
   const output = outputBuffer(outputBound);
@@ -54,6 +66,11 @@ export function asciiJsonText(bytes: Uint8Array): string | undefined {
     }
   }
   return asciiDecoder.decode(output.subarray(0, written));
+}
+
+/** Large, mostly non-ASCII text gains little from escaping and would need a much larger copy: the decoder handles it. */
+function worthEscaping(escapedBytes: number, length: number): boolean {
+  return escapedBytes <= ALWAYS_ESCAPED_BYTES || escapedBytes <= length / MAX_ESCAPED_SHARE;
 }
 
 function collectBlocks(bytes: Uint8Array, from: number, to: number, size: number, blocks: number[]): void {

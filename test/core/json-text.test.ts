@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parseBody } from "../../runtime/core/body.js";
-import { asciiJsonText } from "../../runtime/core/json-text.js";
+import { asciiJsonText, asciiJsonTextInJs } from "../../runtime/core/json-text.js";
 import { listCorpus } from "../helpers/corpus.js";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -24,7 +24,16 @@ function straddlingDocument(): string {
   return JSON.stringify({ v: values, "clé 😀": "ünïcödé", ascii: "plain" });
 }
 
-describe("one-byte JSON text", () => {
+describe.each([
+  ["in WebAssembly", asciiJsonText],
+  ["in JavaScript", asciiJsonTextInJs],
+])("one-byte JSON text %s", (_, asciiJsonText) => {
+  it("is the same text either way, with the same escapes", () => {
+    for (const text of [straddlingDocument(), '{"a":"é\\u00e9\\"","b":"😀"}', "[" + '"ü",'.repeat(5000) + "1]"]) {
+      expect(asciiJsonText(encode(text))).toBe(asciiJsonTextInJs(encode(text)));
+    }
+  });
+
   it("parses to the same values as the decoded text, for characters of every UTF-8 length at block edges", () => {
     const bytes = encode(straddlingDocument());
     expect(/[^\x00-\x7f]/.test(asciiJsonText(bytes)!)).toBe(false);

@@ -1,0 +1,309 @@
+;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
+;; - escape_non_ascii: the one-byte text of runtime/core/json-text.ts, each non-ASCII character as \u escapes;
+;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
+;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
+;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
+;; denote an excluded character). SIMD compares find the bytes the scan acts on 16 at a time, so runs of indentation
+;; and string contents cost a few instructions per 16 bytes; and compiled WebAssembly runs at full speed from the first
+;; call, where the JavaScript scan runs unoptimized in a cold process.
+;;
+;; Memory: the caller copies the document to $document_start and 16 spaces after it (every 16-byte load stays in
+;; bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
+(module
+  (memory (export "memory") 3)
+  (global $hex_digits i32 (i32.const 768))
+  (data (i32.const 768) "0123456789abcdef")
+  ;; Byte per depth: 1 when the container at that depth is an object.
+  (global $is_object i32 (i32.const 0))
+  ;; i32 per depth: how many member names of the open object at that depth are listed.
+  (global $name_counts i32 (i32.const 1024))
+  ;; 64 i32 hashes per depth: the listed member names of the open object at that depth.
+  (global $name_lists i32 (i32.const 4096))
+  (global $document_start (export "document_start") i32 (i32.const 131072))
+
+  ;; Scan results: bit 0 nesting too deep, bit 1 needs the exact pass.
+  (global $too_deep i32 (i32.const 1))
+  (global $needs_text_pass i32 (i32.const 2))
+  (global $flags (mut i32) (i32.const 0))
+
+  (func $hex_digit (param $byte i32) (result i32)
+    (if (result i32) (i32.le_u (local.get $byte) (i32.const 0x39))
+      (then (i32.sub (local.get $byte) (i32.const 0x30)))
+      (else (i32.sub (i32.or (local.get $byte) (i32.const 0x20)) (i32.const 0x57)))))
+
+  ;; Whether the \u escape whose hex digits start at $at denotes an excluded control character or a surrogate.
+  (func $excluded_escape (param $at i32) (result i32)
+    (local $unit i32)
+    (local.set $unit
+      (i32.or
+        (i32.or
+          (i32.shl (call $hex_digit (i32.load8_u (local.get $at))) (i32.const 12))
+          (i32.shl (call $hex_digit (i32.load8_u offset=1 (local.get $at))) (i32.const 8)))
+        (i32.or
+          (i32.shl (call $hex_digit (i32.load8_u offset=2 (local.get $at))) (i32.const 4))
+          (call $hex_digit (i32.load8_u offset=3 (local.get $at))))))
+    (i32.or
+      (i32.and
+        (i32.lt_u (local.get $unit) (i32.const 0x20))
+        (i32.and
+          (i32.ne (local.get $unit) (i32.const 0x09))
+          (i32.and (i32.ne (local.get $unit) (i32.const 0x0a)) (i32.ne (local.get $unit) (i32.const 0x0d)))))
+      (i32.lt_u (i32.sub (local.get $unit) (i32.const 0xd800)) (i32.const 0x800))))
+
+  ;; The index of the quote that closes the string whose contents start at $at. Flags a suspicious \u escape.
+  ;; Each 16-byte block is classified in one place, inline: V8 does not inline calls between WebAssembly functions, and
+  ;; a call per block cost a third of the scan's instructions.
+  (func $string_end (param $at i32) (result i32)
+    (local $bytes v128)
+    (local $block i32)
+    (local $mask i32)
+    (local $found i32)
+    (loop $search_from_at
+      ;; Bit k set when byte k of the block is a quote or a backslash, from $at on.
+      (local.set $block (i32.and (local.get $at) (i32.const -16)))
+      (local.set $bytes (v128.load (local.get $block)))
+      (local.set $mask
+        (i32.and
+          (i8x16.bitmask
+            (v128.or
+              (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
+              (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c)))))
+          (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
+      (if (i32.eqz (local.get $mask))
+        (then
+          (local.set $at (i32.add (local.get $block) (i32.const 16)))
+          (br $search_from_at)))
+      (local.set $found (i32.add (local.get $block) (i32.ctz (local.get $mask))))
+      (if (i32.eq (i32.load8_u (local.get $found)) (i32.const 0x22))
+        (then (return (local.get $found))))
+      ;; A backslash: the byte after it is escaped (it may be a quote or a backslash), so the search resumes past it.
+      (if (i32.eq (i32.load8_u offset=1 (local.get $found)) (i32.const 0x75))
+        (then
+          (if (call $excluded_escape (i32.add (local.get $found) (i32.const 2)))
+            (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))))
+      (local.set $at (i32.add (local.get $found) (i32.const 2)))
+      (br $search_from_at))
+    (unreachable))
+
+  ;; Lists the hash of the member name between $from and $to (exclusive) in the open object at $depth; flags the text
+  ;; for the exact pass when the object already lists that hash, when the name holds an escape, or when the list is full.
+  (func $add_name (param $from i32) (param $to i32) (param $depth i32)
+    (local $hash i32)
+    (local $byte i32)
+    (local $count_at i32)
+    (local $count i32)
+    (local $list i32)
+    (local $k i32)
+    (local.set $hash (i32.const 0x811c9dc5)) ;; FNV-1a
+    (block $hashed
+      (loop $next
+        (br_if $hashed (i32.ge_u (local.get $from) (local.get $to)))
+        (local.set $byte (i32.load8_u (local.get $from)))
+        (if (i32.eq (local.get $byte) (i32.const 0x5c))
+          (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+        (local.set $hash (i32.mul (i32.xor (local.get $hash) (local.get $byte)) (i32.const 0x01000193)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (br $next)))
+    (local.set $count_at (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))))
+    (local.set $count (i32.load (local.get $count_at)))
+    (local.set $list (i32.add (global.get $name_lists) (i32.shl (local.get $depth) (i32.const 8))))
+    (local.set $k (i32.const 0))
+    (block $absent
+      (loop $compare
+        (br_if $absent (i32.ge_u (local.get $k) (local.get $count)))
+        (if (i32.eq (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))) (local.get $hash))
+          (then
+            (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
+            (return)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $compare)))
+    (if (i32.eq (local.get $count) (i32.const 64))
+      (then
+        (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
+        (return)))
+    (i32.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2))) (local.get $hash))
+    (i32.store (local.get $count_at) (i32.add (local.get $count) (i32.const 1))))
+
+  (func (export "scan") (param $length i32) (result i32)
+    (local $end i32)
+    (local $at i32)
+    (local $bytes v128)
+    (local $folded v128)
+    (local $block i32)
+    (local $mask i32)
+    (local $byte i32)
+    (local $close i32)
+    (local $depth i32)
+    (local $expect_name i32)
+    (global.set $flags (i32.const 0))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $at (global.get $document_start))
+    (block $done
+      (loop $classify_from_at
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        ;; Bit k set when byte k of the block is a quote, a comma, a bracket or a brace, from $at on (outside strings,
+        ;; which $string_end searches, a valid text has no backslash). Masking out bit 5 maps { and } onto [ and ], so
+        ;; two compares find all four.
+        (local.set $block (i32.and (local.get $at) (i32.const -16)))
+        (local.set $bytes (v128.load (local.get $block)))
+        (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
+        (local.set $mask
+          (i32.and
+            (i8x16.bitmask
+              (v128.or
+                (v128.or
+                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
+                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x2c))))
+                (v128.or
+                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
+                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
+            (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
+        (loop $next
+          (if (i32.eqz (local.get $mask))
+            (then
+              (local.set $at (i32.add (local.get $block) (i32.const 16)))
+              (br $classify_from_at)))
+          (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
+          (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+          (local.set $byte (i32.load8_u (local.get $at)))
+          (if (i32.eq (local.get $byte) (i32.const 0x22))
+            (then
+              (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
+              (if (local.get $expect_name)
+                (then
+                  (local.set $expect_name (i32.const 0))
+                  (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))))
+              ;; Resume after the closing quote: in this block's bits when it is in this block, else from there.
+              (local.set $at (i32.add (local.get $close) (i32.const 1)))
+              (br_if $classify_from_at (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16))))
+              (local.set $mask
+                (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
+              (br $next)))
+          (if (i32.eq (local.get $byte) (i32.const 0x2c))
+            (then
+              (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+              (br $next)))
+          ;; Outside strings only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
+          (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
+            (then
+              (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+              (local.set $expect_name (i32.const 0))
+              (br $next)))
+          (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+          (if (i32.gt_u (local.get $depth) (i32.const 256))
+            (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
+          (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
+          (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
+          (if (local.get $expect_name)
+            (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+          (br $next))))
+    (global.get $flags))
+
+  ;; Bytes of the document with the high bit set (every byte of a non-ASCII character has it).
+  (func (export "non_ascii_bytes") (param $length i32) (result i32)
+    (local $at i32)
+    (local $end i32)
+    (local $count i32)
+    (local.set $at (global.get $document_start))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $count
+          (i32.add (local.get $count) (i32.popcnt (i8x16.bitmask (v128.load (local.get $at))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (local.get $count))
+
+  ;; Writes \u and the four hex digits of a UTF-16 code unit at $out; returns where writing ends.
+  (func $write_escape (param $out i32) (param $unit i32) (result i32)
+    (i32.store16 (local.get $out) (i32.const 0x755c)) ;; backslash, u
+    (i32.store8 offset=2 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.shr_u (local.get $unit) (i32.const 12)))))
+    (i32.store8 offset=3 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (i32.shr_u (local.get $unit) (i32.const 8)) (i32.const 15)))))
+    (i32.store8 offset=4 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (i32.shr_u (local.get $unit) (i32.const 4)) (i32.const 15)))))
+    (i32.store8 offset=5 (local.get $out)
+      (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
+    (i32.add (local.get $out) (i32.const 6)))
+
+  ;; Copies the document (well-formed UTF-8) to $out with each non-ASCII character as a \u escape (a surrogate pair
+  ;; above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or -1 for a non-ASCII
+  ;; character right after a backslash, where an escape would change the text's meaning. The caller leaves room for
+  ;; length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes 16).
+  (func (export "escape_non_ascii") (param $length i32) (param $out i32) (result i32)
+    (local $at i32)
+    (local $end i32)
+    (local $out_start i32)
+    (local $bytes v128)
+    (local $block_end i32)
+    (local $lead i32)
+    (local $code_point i32)
+    (local.set $at (global.get $document_start))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $out_start (local.get $out))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $bytes (v128.load (local.get $at)))
+        (if (i32.eqz (i8x16.bitmask (local.get $bytes)))
+          (then
+            (v128.store (local.get $out) (local.get $bytes))
+            (local.set $at (i32.add (local.get $at) (i32.const 16)))
+            (local.set $out (i32.add (local.get $out) (i32.const 16)))
+            (br $blocks)))
+        ;; Character by character to the end of the block (the last character may end past it).
+        (local.set $block_end (i32.add (local.get $at) (i32.const 16)))
+        (loop $characters
+          (local.set $lead (i32.load8_u (local.get $at)))
+          (if (i32.lt_u (local.get $lead) (i32.const 0x80))
+            (then
+              (i32.store8 (local.get $out) (local.get $lead))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (local.set $out (i32.add (local.get $out) (i32.const 1))))
+            (else
+              (if (i32.gt_u (local.get $at) (global.get $document_start))
+                (then
+                  (if (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 0x5c))
+                    (then (return (i32.const -1))))))
+              (if (i32.lt_u (local.get $lead) (i32.const 0xe0))
+                (then
+                  (local.set $code_point
+                    (i32.or
+                      (i32.shl (i32.and (local.get $lead) (i32.const 0x1f)) (i32.const 6))
+                      (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f))))
+                  (local.set $at (i32.add (local.get $at) (i32.const 2))))
+                (else
+                  (if (i32.lt_u (local.get $lead) (i32.const 0xf0))
+                    (then
+                      (local.set $code_point
+                        (i32.or
+                          (i32.or
+                            (i32.shl (i32.and (local.get $lead) (i32.const 0x0f)) (i32.const 12))
+                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 6)))
+                          (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f))))
+                      (local.set $at (i32.add (local.get $at) (i32.const 3))))
+                    (else
+                      (local.set $code_point
+                        (i32.or
+                          (i32.or
+                            (i32.shl (i32.and (local.get $lead) (i32.const 0x07)) (i32.const 18))
+                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 12)))
+                          (i32.or
+                            (i32.shl (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f)) (i32.const 6))
+                            (i32.and (i32.load8_u offset=3 (local.get $at)) (i32.const 0x3f)))))
+                      (local.set $at (i32.add (local.get $at) (i32.const 4)))))))
+              (if (i32.lt_u (local.get $code_point) (i32.const 0x10000))
+                (then (local.set $out (call $write_escape (local.get $out) (local.get $code_point))))
+                (else
+                  (local.set $code_point (i32.sub (local.get $code_point) (i32.const 0x10000)))
+                  (local.set $out
+                    (call $write_escape (local.get $out) (i32.add (i32.const 0xd800) (i32.shr_u (local.get $code_point) (i32.const 10)))))
+                  (local.set $out
+                    (call $write_escape (local.get $out) (i32.add (i32.const 0xdc00) (i32.and (local.get $code_point) (i32.const 0x3ff)))))))))
+          (br_if $characters (i32.lt_u (local.get $at) (local.get $block_end))))
+        (br $blocks)))
+    ;; Past the end, only padding spaces were copied, one byte each.
+    (i32.sub (i32.sub (local.get $out) (i32.sub (local.get $at) (local.get $end))) (local.get $out_start)))
+)
