@@ -3,6 +3,7 @@
 import { versionLine } from "../package-info.js";
 import { parseCommandLine, USAGE, UsageError, type ValidateCommand } from "./arguments.js";
 import { discoverFiles } from "./discover.js";
+import { DocumentError, readDocument } from "./documents.js";
 import { STDIN, unreadable, validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
 import { formatGithub } from "./github-output.js";
 import { formatJson } from "./json-output.js";
@@ -51,7 +52,15 @@ function render(command: ValidateCommand, outcomes: readonly FileOutcome[], exit
 async function runValidate(command: ValidateCommand): Promise<void> {
   const started = performance.now();
   const { files, unmatched } = discoverFiles(command.inputs, command.exclude);
-  const settings: ValidationSettings = { options: command.options, stdinFormat: command.stdinFormat };
+  const settings: ValidationSettings = { options: command.options, stdinFormat: command.stdinFormat, documents: command.documents };
+  // Files named by --document are checked before any validation, so that a wrong one is a usage error; this thread
+  // keeps them parsed for the files it validates itself.
+  try {
+    for (const file of Object.values(command.documents?.files ?? {})) readDocument(file);
+  } catch (error) {
+    if (error instanceof DocumentError) usageError(`--document: ${error.message}`);
+    throw error;
+  }
   const outcomes = (await validateAll(files, settings, command.jobs)).map((outcome) =>
     unmatched.has(outcome.file) ? unreadable(outcome.file, "no file matches this pattern") : outcome,
   );
@@ -80,7 +89,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${versionLine("oscal-validate")}\n`);
       break;
     case "rules": {
-      const writeError = emit(formatRules(command.format), command.output);
+      const writeError = emit(formatRules(command.format, command.sets), command.output);
       if (writeError !== undefined) usageError(writeError);
       break;
     }
