@@ -300,6 +300,22 @@ describe("the GitHub Action's run step", () => {
     expect([...uris]).toEqual(["oscal/profiles/broken.json"]);
   });
 
+  it("passes constraints and documents on: FedRAMP's pack runs, reading the imported profile from the documents folder", () => {
+    mkdirSync(path.join(workspace, "fedramp/baselines"), { recursive: true });
+    writeFileSync(path.join(workspace, "fedramp/ssp.json"), JSON.stringify({ "system-security-plan": { uuid: "12345678-1234-4321-8765-123456789012", "import-profile": { href: "profile.json" } } }));
+    writeFileSync(path.join(workspace, "fedramp/baselines/profile.json"), JSON.stringify({ profile: { uuid: "12345678-1234-4321-8765-123456789013", metadata: {}, imports: [] } }));
+    const inputs = { paths: "fedramp/ssp.json", package: path.join(root, packed.filename), level: "full", constraints: "fedramp", format: "json", output: "fedramp.json" };
+    const ruleIdsOf = (extra: Record<string, string>) => {
+      const { status, stderr } = runAction({ ...inputs, ...extra });
+      expect(status, stderr).toBe(1);
+      const [report] = JSON.parse(readFileSync(path.join(workspace, "fedramp.json"), "utf8")) as { issues: { ruleId: string; keyword: string }[] }[];
+      return report!.issues.map((issue) => `${issue.ruleId} ${issue.keyword}`);
+    };
+    // FRR-037.a: the imported profile is available.
+    expect(ruleIdsOf({})).toContain("FRR-037.a not-evaluated");
+    expect(ruleIdsOf({ documents: "fedramp/baselines" }).filter((id) => id.startsWith("FRR-037.a"))).toEqual([]);
+  });
+
   it("with fail-on-invalid false an invalid document does not fail the step; a pattern matching nothing does", () => {
     const lenient = runAction({ paths: "oscal/**/*.json", package: path.join(root, packed.filename), "fail-on-invalid": "false", format: "json", output: "report.json" });
     expect(lenient.status, lenient.stderr).toBe(0);
