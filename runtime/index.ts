@@ -37,8 +37,18 @@ export type ValidateInput = Uint8Array | string | object | number | boolean | nu
 export interface ValidateOptions {
   /** `schema` (default) or `full`. */
   level?: Level;
-  /** Default-off semantic rule ids to enable; only with level `full`. */
+  /** Default-off semantic rule ids to enable, rule-pack rules (`FRR-001.a`) included; only with level `full`. */
   rules?: readonly string[];
+  /** Rule packs to enable by name, e.g. `["fedramp"]`; only with level `full`. */
+  constraints?: readonly string[];
+  /**
+   * Documents pack constraints may read (`doc()`, `doc-available()`, `resolve-profile()`), by href as the document
+   * writes it: a map to parsed documents, or a function returning one (undefined: not available). Nothing is fetched.
+   * Absent: constraints that need another document are reported as not evaluated.
+   */
+  documents?: Readonly<Record<string, unknown>> | ((href: string) => unknown);
+  /** The time pack constraints' `current-dateTime()` returns; the time of the call when absent. */
+  now?: Date;
   /** Most findings a report lists (`issueCount` still counts all): 200 by default, as the service's; `Infinity` for all. */
   maxIssues?: number;
   /** How bytes and text are written: `json` (default) or `yaml` (OSCAL's YAML form). Ignored for parsed values. */
@@ -62,7 +72,7 @@ export interface ValidationError {
 
 export type ValidationResult = { kind: "report"; report: ValidationReport } | { kind: "error"; error: ValidationError };
 
-const OPTION_NAMES: ReadonlySet<string> = new Set(["level", "rules", "format", "maxIssues"]);
+const OPTION_NAMES: readonly string[] = ["level", "rules", "constraints", "documents", "now", "format", "maxIssues"];
 
 /**
  * Validates one OSCAL JSON document. A `string` is JSON text (not bytes); a `Uint8Array` (or Buffer) is UTF-8 bytes;
@@ -96,21 +106,39 @@ function checkOptions(options: unknown): CheckedOptions {
 function checkOptionShapes(options: unknown): CheckedOptions {
   if (options === undefined || options === null) return { ok: true, options: {} };
   if (typeof options !== "object" || Array.isArray(options)) return optionProblem("options", 'The options must be an object such as { level: "full" }.');
-  const unknownName = Object.keys(options).find((name) => !OPTION_NAMES.has(name));
+  const unknownName = Object.keys(options).find((name) => !OPTION_NAMES.includes(name));
   if (unknownName !== undefined) {
     const shown = unknownName.slice(0, 40);
-    return optionProblem(shown, `Unknown option "${shown}": the options are level, rules, format and maxIssues.`);
+    return optionProblem(shown, `Unknown option "${shown}": the options are ${OPTION_NAMES.join(", ")}.`);
   }
-  const { level, rules, format, maxIssues } = options as Record<string, unknown>;
+  const { level, rules, constraints, documents, now, format, maxIssues } = options as Record<string, unknown>;
   if (level !== undefined && typeof level !== "string") return optionProblem("level", 'The level must be "schema" or "full".');
   if (format !== undefined && format !== "json" && format !== "yaml") return optionProblem("format", 'The format must be "json" or "yaml".');
   if (maxIssues !== undefined && !(typeof maxIssues === "number" && maxIssues >= 0 && (Number.isInteger(maxIssues) || maxIssues === Infinity))) {
     return optionProblem("maxIssues", "The maxIssues option must be a whole number of at least 0, or Infinity.");
   }
-  if (rules !== undefined && !(Array.isArray(rules) && rules.every((id) => typeof id === "string"))) {
-    return optionProblem("rules", "The rules must be an array of semantic rule id strings.");
+  if (rules !== undefined && !isStringArray(rules)) return optionProblem("rules", "The rules must be an array of semantic rule id strings.");
+  if (constraints !== undefined && !isStringArray(constraints)) return optionProblem("constraints", 'The constraints must be an array of rule pack names such as ["fedramp"].');
+  if (documents !== undefined && typeof documents !== "function" && (typeof documents !== "object" || documents === null || Array.isArray(documents))) {
+    return optionProblem("documents", "The documents must be an object mapping hrefs to parsed documents, or a function of the href.");
   }
-  return { ok: true, options: { level: level as Level | undefined, rules: rules as string[] | undefined, format: format as "json" | "yaml" | undefined, maxIssues: maxIssues as number | undefined } };
+  if (now !== undefined && !(now instanceof Date && !Number.isNaN(now.getTime()))) return optionProblem("now", "The now option must be a valid Date.");
+  return {
+    ok: true,
+    options: {
+      level: level as Level | undefined,
+      rules: rules as string[] | undefined,
+      constraints: constraints as string[] | undefined,
+      documents: documents as ValidateOptions["documents"],
+      now: now as Date | undefined,
+      format: format as "json" | "yaml" | undefined,
+      maxIssues: maxIssues as number | undefined,
+    },
+  };
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function optionProblem(parameter: string, detail: string): CheckedOptions {

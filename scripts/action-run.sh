@@ -7,6 +7,8 @@ set -euo pipefail
 : "${INPUT_PATHS:?paths is required}" "${INPUT_PACKAGE:?package is required}"
 level=${INPUT_LEVEL:-schema}
 rules=${INPUT_RULES:-}
+constraints=${INPUT_CONSTRAINTS:-}
+documents=${INPUT_DOCUMENTS:-}
 format=${INPUT_FORMAT:-sarif}
 output=${INPUT_OUTPUT:-oscal-validation.sarif}
 fail_on_invalid=${INPUT_FAIL_ON_INVALID:-true}
@@ -31,6 +33,8 @@ done
 
 args=(--level "$level" --format "$format")
 [ -n "$rules" ] && args+=(--rules "$rules")
+[ -n "$constraints" ] && args+=(--constraints "$constraints")
+[ -n "$documents" ] && args+=(--documents "$documents")
 status=0
 "$install_dir/node_modules/.bin/oscal-validate" "${args[@]}" -- "${files[@]}" >"$output" || status=$?
 echo "oscal-validate checked ${#files[@]} file(s), exit status ${status}; report in ${output}" >&2

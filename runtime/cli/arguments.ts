@@ -1,8 +1,12 @@
 // The oscal-validate command line: options, their checks, and usage errors worded for a terminal.
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { ruleIdList, type Level, type Severity } from "../core/report.js";
+import { RULE_PACKS } from "../core/semantic.js";
 import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
 import { OSCAL_RELEASE } from "../package-info.js";
+import type { DocumentSettings } from "./documents.js";
 import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "sarif", "github", "junit"] as const;
@@ -26,24 +30,37 @@ export interface ValidateCommand {
   jobs: number | undefined;
   failOn: Severity;
   docsBaseUrl: string;
+  /** --documents and --document: what pack constraints may read; absent, constraints needing a document are not evaluated. */
+  documents: DocumentSettings | undefined;
 }
 
 export type Command =
   | ValidateCommand
-  | { command: "rules"; format: RulesFormat; output: string | undefined }
+  | { command: "rules"; format: RulesFormat; output: string | undefined; sets: string[] }
   | { command: "help" }
   | { command: "version" };
 
 export const USAGE = `Usage: oscal-validate [OPTION]... PATH...
-       oscal-validate rules [--format text|json]
+       oscal-validate rules [--format text|json] [--set nist|ours|PACK]...
 
 Validates OSCAL ${OSCAL_RELEASE} JSON documents. PATH is a file, a directory (searched for .json, .yaml and .yml
 files; hidden directories and node_modules are skipped), a glob such as 'ssp/**/*.json' (quoted or not), or - for
-standard input. "rules" lists the semantic rules that --level full runs and --rules enables.
+standard input. "rules" lists the semantic rules that --level full runs and --rules or --constraints enables
+(--set keeps one set: NIST's constraints, our own checks, or a rule pack's).
 
 Validation:
   --level schema|full      schema: the OSCAL JSON schemas (default); full: also the OSCAL constraint checks
   --rules ID,...           enable default-off semantic rules (with --level full; see "oscal-validate rules")
+  --constraints NAME       enable every rule of a rule pack (with --level full; repeatable; this build holds:
+                           ${RULE_PACKS.join(", ")}); packs check documents the schema rejects too
+  --documents DIR          local documents pack constraints may read (doc(), doc-available(), resolve-profile()):
+                           an href that is a relative path, or a file: URL, is looked up inside DIR; one that leaves
+                           DIR or names another scheme (https:, ...) is not available. The network is never used.
+  --document HREF=FILE     the document an href stands for, whatever it is (repeatable; the last "=" splits; wins
+                           over --documents). With either option an href neither supplies is not available; with
+                           neither, constraints that need another document are reported as not evaluated.
+                           Files are JSON, or YAML by their extension.
+  --now DATE-TIME          the time current-dateTime() returns, e.g. 2026-01-01T00:00:00Z (default: now)
   --input-format json|yaml how standard input is parsed (default json); files go by their extension
   --exclude PATTERN        skip files and directories matching PATTERN (a glob; repeatable; without a slash it
                            matches a name at any depth)
@@ -98,7 +115,31 @@ function parseError(error: NodeJS.ErrnoException): UsageError {
 function optionError(error: OptionError, level: string | undefined): UsageError {
   if (error.parameter === "rules" && level !== "full") return new UsageError("--rules selects semantic rules and works only with --level full");
   if (error.parameter === "rules") return new UsageError(`--rules: ${error.detail} "oscal-validate rules" lists them.`);
+  if (error.parameter === "constraints" && level !== "full") return new UsageError("--constraints selects rule packs and works only with --level full");
+  if (error.parameter === "constraints") return new UsageError(`--constraints: ${error.detail} This build holds: ${RULE_PACKS.join(", ")}.`);
   return new UsageError(`--${error.parameter}: ${error.detail}`);
+}
+
+/** An ISO 8601 date-time with its offset: a clock that means the same on every machine. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+function dateTime(value: string): Date {
+  const date = new Date(value);
+  if (!DATE_TIME.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--now must be a date-time with a timezone, such as 2026-01-01T00:00:00Z; got "${value}"`);
+  return date;
+}
+
+function documentSettings(dir: string | undefined, mappings: readonly string[]): DocumentSettings | undefined {
+  if (dir === undefined && mappings.length === 0) return undefined;
+  const files: Record<string, string> = {};
+  for (const mapping of mappings) {
+    const split = mapping.lastIndexOf("=");
+    if (split <= 0 || split === mapping.length - 1) throw new UsageError(`--document must be HREF=FILE; got "${mapping}"`);
+    files[mapping.slice(0, split)] = path.resolve(mapping.slice(split + 1));
+  }
+  if (dir === undefined) return { files };
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`--documents must name a directory; got "${dir}"`);
+  return { dir: realpathSync(dir), files };
 }
 
 export function parseCommandLine(args: readonly string[]): Command {
@@ -111,6 +152,11 @@ export function parseCommandLine(args: readonly string[]): Command {
       options: {
         level: { type: "string" },
         rules: { type: "string" },
+        constraints: { type: "string", multiple: true, default: [] },
+        documents: { type: "string" },
+        document: { type: "string", multiple: true, default: [] },
+        now: { type: "string" },
+        set: { type: "string", multiple: true, default: [] },
         "input-format": { type: "string", default: "json" },
         exclude: { type: "string", multiple: true, default: [] },
         jobs: { type: "string", short: "j" },
@@ -131,17 +177,25 @@ export function parseCommandLine(args: readonly string[]): Command {
   if (values.version) return { command: "version" };
   if (positionals[0] === "rules") {
     if (positionals.length > 1) throw new UsageError(`"rules" takes no arguments; got "${positionals[1]}"`);
-    return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output };
+    const sets = values.set.map((set) => oneOf("set", set, ["nist", "ours", ...RULE_PACKS]));
+    return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output, sets };
   }
+  if (values.set.length > 0) throw new UsageError('--set filters "oscal-validate rules" and does not apply to validation');
   if (positionals.length === 0) throw new UsageError("no input files (give a file, directory or glob, or - for standard input)");
   const maxIssues = values["max-issues"] === undefined ? undefined : positiveInteger("max-issues", values["max-issues"]);
   const options: ValidateOptions = {
     level: values.level as Level | undefined,
     rules: values.rules === undefined ? undefined : ruleIdList(values.rules),
+    constraints: values.constraints.flatMap(ruleIdList),
     maxIssues: maxIssues ?? Number.POSITIVE_INFINITY,
   };
   const resolved = resolveOptions(options);
   if (!resolved.ok) throw optionError(resolved.error, options.level);
+  if (options.level !== "full") {
+    const packInput = (["documents", "document", "now"] as const).find((name) => values[name] !== undefined && values[name].length > 0);
+    if (packInput !== undefined) throw new UsageError(`--${packInput} is read by rule pack constraints and works only with --level full`);
+  }
+  if (values.now !== undefined) options.now = dateTime(values.now);
   const docsBaseUrl = values["docs-base-url"];
   if (!URL.canParse(docsBaseUrl)) throw new UsageError(`--docs-base-url must be an absolute URL; got "${docsBaseUrl}"`);
   return {
@@ -155,5 +209,6 @@ export function parseCommandLine(args: readonly string[]): Command {
     jobs: values.jobs === undefined ? undefined : positiveInteger("jobs", values.jobs),
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
     docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),
+    documents: documentSettings(values.documents, values.document),
   };
 }

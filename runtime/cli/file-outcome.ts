@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import type { ValidationReport } from "../core/report.js";
 import type { ValidateOptions } from "../core/validate.js";
 import type { YamlValidationOutcome } from "../core/yaml.js";
-import { coreEntryPoint, inputFormatOf, type InputFormat } from "./input-format.js";
+import type { DocumentSettings } from "./documents.js";
+import { asFileDetail, coreEntryPoint, inputFormatOf, type InputFormat } from "./input-format.js";
 
 /** The CLI's name for standard input, as an argument and in output. */
 export const STDIN = "-";
@@ -31,12 +32,13 @@ export interface ValidationSettings {
   options: ValidateOptions;
   /** How standard input is parsed; files go by their extension. */
   stdinFormat: InputFormat;
+  /** The documents pack constraints may read; the core's `documents` option is built from it in each thread. */
+  documents?: DocumentSettings;
 }
 
 function fileError(outcome: Exclude<YamlValidationOutcome, { kind: "report" }>): FileError {
   const { code, detail } = outcome.error;
-  // The core words its UTF-8 and JSON details for HTTP clients ("The body is not ..."); a CLI user handed in a file.
-  const error: FileError = { code, detail: detail.replace(/^The body is not/, "Not") };
+  const error: FileError = { code, detail: asFileDetail(detail) };
   if (outcome.kind === "body-error") {
     const { resolution, line, column } = outcome.error;
     if (resolution !== undefined) error.resolution = resolution;
@@ -52,7 +54,18 @@ export function unreadable(file: string, reason: string): FileOutcome {
 
 async function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): Promise<FileOutcome> {
   const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
-  const outcome = (await coreEntryPoint(format))(bytes, settings.options);
+  // Only runs given --documents or --document load the document reader (and through it the YAML parser).
+  const documents = settings.documents === undefined ? undefined : await import("./documents.js");
+  const options = documents === undefined ? settings.options : { ...settings.options, documents: documents.documentSource(settings.documents!) };
+  const validateInput = await coreEntryPoint(format);
+  let outcome;
+  try {
+    outcome = validateInput(bytes, options);
+  } catch (error) {
+    // A document a constraint needed is unusable: no verdict on this input, and the run exits 2 as for unreadable input.
+    if (documents !== undefined && error instanceof documents.DocumentError) return unreadable(file, error.message);
+    throw error;
+  }
   return outcome.kind === "report" ? { file, report: outcome.report } : { file, error: fileError(outcome) };
 }
 

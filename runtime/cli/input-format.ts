@@ -14,6 +14,11 @@ export function inputFormatOf(file: string): InputFormat {
   return /\.ya?ml$/i.test(file) ? "yaml" : "json";
 }
 
+/** The core words its UTF-8 and JSON details for HTTP clients ("The body is not ..."); a CLI user handed in a file. */
+export function asFileDetail(detail: string): string {
+  return detail.replace(/^The (?:body|text) is not/, "Not");
+}
+
 /** The core entry point for a format (a JSON outcome is a YAML outcome without YAML's own body errors). */
 export async function coreEntryPoint(format: InputFormat): Promise<(bytes: Uint8Array, options: ValidateOptions) => YamlValidationOutcome> {
   return format === "yaml" ? (await import("../core/yaml.js")).validateYamlBytes : validateBytes;

@@ -52,7 +52,18 @@ async function render(command: ValidateCommand, outcomes: readonly FileOutcome[]
 async function runValidate(command: ValidateCommand): Promise<void> {
   const started = performance.now();
   const { files, unmatched } = discoverFiles(command.inputs, command.exclude);
-  const settings: ValidationSettings = { options: command.options, stdinFormat: command.stdinFormat };
+  const settings: ValidationSettings = { options: command.options, stdinFormat: command.stdinFormat, documents: command.documents };
+  // Files named by --document are checked before any validation, so that a wrong one is a usage error; this thread
+  // keeps them parsed for the files it validates itself.
+  if (command.documents !== undefined) {
+    const { DocumentError, readDocument } = await import("./documents.js");
+    try {
+      for (const file of Object.values(command.documents.files)) readDocument(file);
+    } catch (error) {
+      if (error instanceof DocumentError) usageError(`--document: ${error.message}`);
+      throw error;
+    }
+  }
   const outcomes = (await validateAll(files, settings, command.jobs)).map((outcome) =>
     unmatched.has(outcome.file) ? unreadable(outcome.file, "no file matches this pattern") : outcome,
   );
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
       break;
     case "rules": {
       const { formatRules } = await import("./rules-output.js");
-      const writeError = emit(formatRules(command.format), command.output);
+      const writeError = emit(formatRules(command.format, command.sets), command.output);
       if (writeError !== undefined) usageError(writeError);
       break;
     }

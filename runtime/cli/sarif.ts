@@ -45,6 +45,7 @@ interface ReportingDescriptor {
 
 const semanticRules = new Map<string, RuleCatalogEntry>(RULE_CATALOG.map((rule) => [rule.id, rule]));
 
+const isPackSet = (set: string) => set !== "nist" && set !== "ours";
 
 /** `nist-schema:<release>:<model>:<keyword>:<schema location>:<keyword>`: the schema location may itself hold colons. */
 function schemaRuleParts(ruleId: string): { model: string; location: string } | undefined {
@@ -65,7 +66,7 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
         ? "It runs at every level."
         : semantic.defaultOn
           ? "It runs with --level full."
-          : `It is off by default; enable it with --level full --rules ${semantic.id}.`;
+          : `It is off by default; enable it with --level full --rules ${semantic.id}${isPackSet(semantic.set) ? ` or --constraints ${semantic.set}` : ""}.`;
     const origin =
       semantic.set === "nist"
         ? `an OSCAL ${OSCAL_RELEASE} metaschema constraint${semantic.constraintId ? ` (${semantic.constraintId})` : ""}`
@@ -81,7 +82,7 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
       help: { text: `${full} See ${helpUri}`, markdown: `**${semantic.id}** (${semantic.keyword}): ${full}\n\n[Rule documentation](${helpUri})` },
       helpUri,
       defaultConfiguration: { level: semantic.severity },
-      properties: { tags: ["oscal", "semantic", semantic.set] },
+      properties: { tags: ["oscal", "semantic", semantic.set], ...(semantic.constraintId === undefined ? {} : { constraintId: semantic.constraintId }) },
     };
   }
   const parts = schemaRuleParts(ruleId);

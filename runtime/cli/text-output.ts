@@ -21,7 +21,7 @@ export function formatText(outcomes: readonly FileOutcome[], color: boolean): st
     const status = r.valid ? paint(GREEN, "VALID") : paint(RED, "INVALID");
     const omitted = omittedCount(outcome);
     const counts = r.issueCount === 0 ? "" : ` — ${r.issueCount} finding${r.issueCount === 1 ? "" : "s"}${omitted > 0 ? ` (first ${r.issues.length} shown: --max-issues)` : ""}`;
-    lines.push(`${status}${r.valid ? "  " : ""} ${file} (${what})${counts}${r.complete ? "" : " [incomplete: unrecognized OSCAL version or layer not run]"}`);
+    lines.push(`${status}${r.valid ? "  " : ""} ${file} (${what})${counts}${r.complete ? "" : " [incomplete: unrecognized OSCAL version, a layer not run, or a rule not evaluated]"}`);
     for (const issue of r.issues) {
       const severity = issue.severity === "error" ? paint(RED, "error") : paint(YELLOW, "warning");
       lines.push(`  ${severity} ${issue.path || "/"}: ${issue.message} [${issue.ruleId}]${at(issue.line, issue.column)}`);

@@ -29,15 +29,27 @@ export function validateYamlBytes(bytes: Uint8Array, options: ValidateOptions = 
   const started = performance.now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
-  if (startsLikeXml(bytes)) return { kind: "body-error", error: XML_NOT_SUPPORTED };
-  let text: string;
+  const decoded = decodeYaml(bytes);
+  if (!decoded.ok) return { kind: "body-error", error: decoded.error };
+  return validateYaml(decoded.text, resolved.options, started);
+}
+
+/** A YAML file's bytes as the JSON value they stand for, for documents that are read rather than validated. */
+export function parseYamlBytes(bytes: Uint8Array): { ok: true; document: unknown } | { ok: false; error: YamlError | BodyError } {
+  const decoded = decodeYaml(bytes);
+  if (!decoded.ok) return decoded;
+  const parsed = parseYaml(decoded.text);
+  return parsed.ok ? { ok: true, document: parsed.document } : parsed;
+}
+
+function decodeYaml(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: BodyError } {
+  if (startsLikeXml(bytes)) return { ok: false, error: XML_NOT_SUPPORTED };
   try {
-    text = utf8.decode(bytes);
+    return { ok: true, text: utf8.decode(bytes) };
   } catch {
     const offset = firstInvalidUtf8Offset(bytes);
-    return { kind: "body-error", error: { code: "ERR_INVALID_UTF8", detail: `The text is not valid UTF-8: invalid byte sequence at byte offset ${offset}.` } };
+    return { ok: false, error: { code: "ERR_INVALID_UTF8", detail: `The text is not valid UTF-8: invalid byte sequence at byte offset ${offset}.` } };
   }
-  return validateYaml(text, resolved.options, started);
 }
 
 /** Validates a YAML text (already decoded) like the same document in JSON. */

@@ -4,6 +4,7 @@
 import type { RateLimits } from "../access/access-control.js";
 import type { ValidationReport } from "../core/report.js";
 import { RULE_CATALOG, SCHEMA_RULE_IDS_ANCHOR } from "../core/rule-catalog.js";
+import { RULE_PACKS } from "../core/semantic.js";
 import { validateBytes, VALIDATOR_RELEASE } from "../core/validate.js";
 import {
   API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS,
@@ -198,20 +199,28 @@ export function rulesPage(baseUrl: string): string {
     const origin = rule.set === "ours" ? "ours" : rule.constraintId === undefined ? source : `${source} <code>${escapeHtml(rule.constraintId)}</code>`;
     return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}</td></tr>`;
   }).join("\n");
-  const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
+  const isPackRule = (rule: (typeof RULE_CATALOG)[number]) => rule.set !== "nist" && rule.set !== "ours";
+  const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn && !isPackRule(rule)).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
+  const packCounts = RULE_PACKS.map((name) => `${RULE_CATALOG.filter((rule) => rule.set === name).length} of the <code>${escapeHtml(name)}</code> pack`);
   return page(
     "Semantic rule catalog",
     baseUrl,
     `<p>${RULE_CATALOG.length} rules with ids of their own: those <code>level=full</code> checks once a document passes the
 schema layer, compiled from NIST's OSCAL ${VALIDATOR_RELEASE} metaschema constraints plus a few reference checks of our
-own, and the JSON text rules (area JSON) that every run checks, at both levels. A finding's <code>ruleId</code> is one
+own; rule packs, an organisation's constraints (${packCounts.join(", ")}: FedRAMP's, whose Origin column gives each
+constraint's own id); and the JSON text rules (area JSON) that every run checks, at both levels. A finding's <code>ruleId</code> is one
 of the ids below or a schema rule id; ids never change (new rules get new ids).</p>
 <ul><li>Semantic rule ids are <code>&lt;AREA&gt;-&lt;NNN&gt;.&lt;letter&gt;</code>: MET metadata, CTL control-common, CAT catalog,
 PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-common, AP, AR, POA, MAP mapping, DOC ours,
-JSON the document's text (always on, at every level, not selectable).
+FRR FedRAMP's rule pack, JSON the document's text (always on, at every level, not selectable).
 Constraints sharing a NIST id share the number and take successive letters.</li>
 <li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
-${defaultOff.join(", ")}. An unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
+${defaultOff.join(", ")}, and every rule of a rule pack. Each is named by its id (a comma-separated list; there is no
+name for a whole pack); an unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
+<li>The service reads no document but the one submitted. A pack rule that needs another one (the imported profile,
+resolved, or a diagram's file) gives one <code>warning</code> with keyword <code>not-evaluated</code> and makes the
+report's <code>complete</code> false; the command line and the library can supply local copies of such documents.
+As every semantic rule, pack rules run only on a document the schema layer accepts.</li>
 <li id="${SCHEMA_RULE_IDS_ANCHOR}">Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
 where <code>schema_path</code> is the failing keyword's location in that model's (patched) OSCAL ${VALIDATOR_RELEASE} JSON schema,
 for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definitions/oscal-catalog-oscal-metadata:metadata/required:required</code>.</li>

@@ -6,11 +6,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
 import { repoRoot } from "../../compiler/paths.js";
 import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
-import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
+import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, sarifSchemaErrors, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
 
 interface SarifResult {
   ruleId: string;
@@ -57,12 +55,7 @@ describe("oscal-validate --format sarif", () => {
   });
 
   it("is valid against the official SARIF 2.1.0 schema", () => {
-    // The schema is draft-04, whose only difference that matters here is `id` for `$id`.
-    const { id, $schema: _draft, ...schema } = JSON.parse(readFileSync(path.join(repoRoot, "../shared/sarif/sarif-schema-2.1.0.json"), "utf8"));
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    const validate = ajv.compile({ $id: id, ...schema });
-    expect(validate(mixed.sarif), JSON.stringify(validate.errors?.slice(0, 5), null, 2)).toBe(true);
+    expect(sarifSchemaErrors(mixed.sarif)).toEqual([]);
   });
 
   it("passes the SARIF multitool's SARIF and GitHub rules with no error or warning", () => {

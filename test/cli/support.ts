@@ -1,8 +1,10 @@
 // Shared by the CLI tests: the built CLI run as a child process, temporary trees of real files, and documents.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
 import { repoRoot } from "../../compiler/paths.js";
 
 export const CLI = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
@@ -65,4 +67,14 @@ export function runClosingStdoutEarly(args: readonly string[], options: RunOptio
     child.stdout.destroy();
   });
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stderr, firstChunk })));
+}
+
+/** The first errors of a SARIF log against the official SARIF 2.1.0 schema; none when it is valid. */
+export function sarifSchemaErrors(sarif: unknown): unknown[] {
+  // The schema is draft-04, whose only difference that matters here is `id` for `$id`.
+  const { id, $schema: _draft, ...schema } = JSON.parse(readFileSync(path.join(repoRoot, "../shared/sarif/sarif-schema-2.1.0.json"), "utf8"));
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile({ $id: id, ...schema });
+  return validate(sarif) ? [] : validate.errors!.slice(0, 5);
 }

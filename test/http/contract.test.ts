@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket, readResponse, requestHead, writeQuietly } from "./support/raw-http.js";
-import { JSON_HEADERS, MANY_ISSUES_CATALOG, SCHEMA_INVALID_CATALOG, VALIDATE, VALID_CATALOG, catalog, deeplyNestedCatalog, post } from "./support/documents.js";
+import { FEDRAMP_FLAGGED_SSP, JSON_HEADERS, MANY_ISSUES_CATALOG, SCHEMA_INVALID_CATALOG, VALIDATE, VALID_CATALOG, catalog, deeplyNestedCatalog, post } from "./support/documents.js";
 import { startService, TRANSPORTS, type TestService } from "./support/service.js";
 
 const MIB = 1024 * 1024;
@@ -217,6 +217,21 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       expect(report.meta.semanticRules).toBeUndefined();
     });
 
+    it("runs a rule pack's rule enabled by id, and says a rule that needs another document was not evaluated", async () => {
+      const full = (await (await validate(FEDRAMP_FLAGGED_SSP, "?level=full")).json()) as Record<string, any>;
+      expect(full.issues.filter((issue: { ruleId: string }) => issue.ruleId.startsWith("FRR-"))).toEqual([]);
+      const withRule = (await (await validate(FEDRAMP_FLAGGED_SSP, "?level=full&rules=FRR-001.a")).json()) as Record<string, any>;
+      conforms("ValidationReport", withRule);
+      expect(withRule.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-001.a", severity: "error", path: "/system-security-plan/metadata/parties/0/addresses/0/type" }));
+      expect(withRule).toMatchObject({ valid: false, complete: true });
+      expect(withRule.meta.semanticRules.count).toBe(full.meta.semanticRules.count + 1);
+      expect(withRule.meta.semanticRules.sha256).not.toBe(full.meta.semanticRules.sha256);
+      // The service reads no other document: FRR-037.a (the imported profile is available) cannot be decided.
+      const needsDocument = (await (await validate(FEDRAMP_FLAGGED_SSP, "?level=full&rules=FRR-037.a")).json()) as Record<string, any>;
+      expect(needsDocument.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-037.a", keyword: "not-evaluated", severity: "warning" }));
+      expect(needsDocument.complete).toBe(false);
+    });
+
     it("caps issues at 200 and reports the true total", async () => {
       const report = (await (await validate(MANY_ISSUES_CATALOG)).json()) as Record<string, any>;
       expect(report.issues).toHaveLength(200);
@@ -250,6 +265,8 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       ["?oscal-version=1.1.2", "1.2.2"],
       ["?rules=CAT-001.a", "level=full"],
       ["?level=full&rules=NO-SUCH-999.z", "NO-SUCH-999.z"],
+      ["?level=full&rules=FRR-999.a", "FRR-999.a"],
+      ["?level=full&rules=fedramp", "fedramp"],
       ["?levle=full", "levle"],
       ["?level=full&level=schema", "more than once"],
     ])("rejects %s with 400 ERR_UNSUPPORTED_PARAMETER", async (query, mention) => {

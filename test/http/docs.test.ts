@@ -52,6 +52,14 @@ describe("documentation of reports and rules", () => {
     for (const rule of RULE_CATALOG.filter((entry) => !entry.defaultOn)) expect(html).toContain(`<code>${rule.id}</code>`);
   });
 
+  it("/docs/rules lists each FedRAMP pack rule with its constraint id, and says the service reads no other document", async () => {
+    const html = await get("/docs/rules");
+    const packRules = RULE_CATALOG.filter((rule) => rule.set === "fedramp");
+    expect(packRules.length).toBeGreaterThan(100);
+    for (const rule of packRules) expect(html).toMatch(new RegExp(`<tr id="${rule.id.replace(".", "\\.")}">.*<td>fedramp <code>${rule.constraintId}</code></td>`));
+    expect(html).toContain("keyword <code>not-evaluated</code>");
+  });
+
   it("/docs/rules is described in OpenAPI as a read-only page", () => {
     expect(Object.keys(openapi.paths["/docs/rules"]).sort()).toEqual(["get", "head", "options"]);
   });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
 import { isCatalogDocument, isProfileDocument, validate, type ValidationError, type ValidationReport, type ValidationResult } from "../../runtime/index.js";
-import { catalog, deeplyNestedCatalog, post, SCHEMA_INVALID_CATALOG, VALID_CATALOG, VALIDATE } from "../http/support/documents.js";
+import { catalog, deeplyNestedCatalog, FEDRAMP_FLAGGED_SSP, post, SCHEMA_INVALID_CATALOG, VALID_CATALOG, VALIDATE } from "../http/support/documents.js";
 import { startService, type TestService } from "../http/support/service.js";
 
 function reportOf(result: ValidationResult): ValidationReport {
@@ -83,6 +83,22 @@ describe("validate(input, options)", () => {
     expect(report.meta.semanticRules!.count).toBe(plain.meta.semanticRules!.count + 1);
   });
 
+  it("constraints runs a rule pack; documents (a map or a function) and now are what its constraints read", () => {
+    const ssp = JSON.parse(FEDRAMP_FLAGGED_SSP) as object;
+    const ruleIds = (options: Parameters<typeof validate>[1]) => reportOf(validate(ssp, options)).issues.map((issue) => `${issue.ruleId} ${issue.keyword}`);
+    const withPack = reportOf(validate(ssp, { level: "full", constraints: ["fedramp"] }));
+    expect(withPack.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-001.a", path: "/system-security-plan/metadata/parties/0/addresses/0/type" }));
+    expect(withPack.complete).toBe(false);
+    // FRR-037.a: the imported profile ("profile.json") is available.
+    expect(ruleIds({ level: "full", rules: ["FRR-037.a"] })).toContain("FRR-037.a not-evaluated");
+    expect(ruleIds({ level: "full", rules: ["FRR-037.a"], documents: {} })).toContain("FRR-037.a expect");
+    const profile = { profile: { uuid: "74c8ba1e-5cd4-4ad1-bbfd-d888e2f6c799", metadata: {}, imports: [] } };
+    expect(ruleIds({ level: "full", rules: ["FRR-037.a"], documents: { "profile.json": profile } }).filter((id) => id.startsWith("FRR-037.a"))).toEqual([]);
+    const asked: string[] = [];
+    ruleIds({ level: "full", rules: ["FRR-037.a"], documents: (href) => void asked.push(href), now: new Date("2026-01-01T00:00:00Z") });
+    expect(asked).toEqual(["profile.json"]);
+  });
+
   it("the model type guards are exported", () => {
     expect(isCatalogDocument(JSON.parse(VALID_CATALOG))).toBe(true);
     expect(isProfileDocument(JSON.parse(VALID_CATALOG))).toBe(false);
@@ -154,6 +170,12 @@ describe("options from untyped callers: ERR_UNSUPPORTED_PARAMETER naming the opt
     ["rules holding a number", { level: "full", rules: [5] }, "rules"],
     ["rules without level full", { rules: ["CTL-005.a"] }, "rules"],
     ["an unknown rule id", { level: "full", rules: ["NOPE-001.a"] }, "rules"],
+    ["constraints as a string", { level: "full", constraints: "fedramp" }, "constraints"],
+    ["an unknown rule pack", { level: "full", constraints: ["fisma"] }, "constraints"],
+    ["constraints without level full", { constraints: ["fedramp"] }, "constraints"],
+    ["documents as an array", { level: "full", constraints: ["fedramp"], documents: [] }, "documents"],
+    ["now that is not a Date", { level: "full", constraints: ["fedramp"], now: "2026-01-01T00:00:00Z" }, "now"],
+    ["now an invalid Date", { level: "full", constraints: ["fedramp"], now: new Date(Number.NaN) }, "now"],
     ["a negative maxIssues", { maxIssues: -1 }, "maxIssues"],
     ["a fractional maxIssues", { maxIssues: 1.5 }, "maxIssues"],
     ["options whose getter throws", Object.defineProperty({}, "level", { enumerable: true, get: () => { throw new Error("boom"); } }), "options"],

@@ -25,6 +25,8 @@ const app = path.join(root, "app");
 const bin = (name: string): string => path.join(app, "node_modules/.bin", name);
 const installed = path.join(app, "node_modules/oscal-validator");
 const corpusFile = path.join(root, "catalog.json");
+/** An SSP fragment without a marking: FedRAMP's pack flags it (FRR-002.a), checking partial documents as FedRAMP does. */
+const sspFragment = path.join(root, "ssp-fragment.json");
 let packed: PackResult;
 
 beforeAll(() => {
@@ -37,6 +39,7 @@ beforeAll(() => {
   packed = (JSON.parse(output.slice(output.indexOf("\n[") + 1)) as PackResult[])[0]!;
   execFileSync(path.join(repoRoot, "scripts/install-from-tarball.sh"), [path.join(root, packed.filename), app, "--offline"], { stdio: "pipe" });
   copyFileSync(path.join(corpusDir(), "catalog/oscal-content-basic-catalog.json"), corpusFile);
+  writeFileSync(sspFragment, JSON.stringify({ "system-security-plan": { uuid: "12345678-1234-4321-8765-123456789012", metadata: { title: "Fragment" } } }));
 }, 120_000);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -53,6 +56,7 @@ describe("the tarball", () => {
     expect(packed.size).toBeLessThan(4 * 1024 * 1024);
     expect(files).toEqual(expect.arrayContaining(["package.json", "README.md", "LICENSE", "dist/runtime/index.js", "dist/runtime/index.d.ts"]));
     expect(files).toEqual(expect.arrayContaining(["generated/models.js", "generated/models.d.ts", "generated/manifest.json", "generated/semantic.cjs"]));
+    expect(files).toEqual(expect.arrayContaining(["generated/packs/index.js", "generated/packs/fedramp.cjs"]));
     for (const model of ["catalog", "profile", "system-security-plan"]) {
       expect(files).toEqual(expect.arrayContaining([`generated/validators/${model}.cjs`, `generated/validators/${model}.collect.cjs`, `generated/types/${model}.d.ts`]));
     }
@@ -102,6 +106,13 @@ describe("the installed bins", () => {
     expect(status).toBe(0);
     const [report] = JSON.parse(stdout) as Record<string, unknown>[];
     expect(report).toMatchObject({ file: corpusFile, valid: true, model: "catalog", level: "full", oscalVersion: "1.1.2" });
+  });
+
+  it("oscal-validate --constraints fedramp runs FedRAMP's rule pack", () => {
+    const { status, stdout } = run(bin("oscal-validate"), ["--format", "json", "--level", "full", "--constraints", "fedramp", sspFragment]);
+    expect(status).toBe(1);
+    const [report] = JSON.parse(stdout) as { issues: { ruleId: string }[] }[];
+    expect(report!.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-002.a", keyword: "expect" }));
   });
 
   it("every bin prints its version line", () => {
@@ -180,13 +191,14 @@ const results = {
   notJson: validate("{"),
   badOption: validate(text, { level: 3 }),
   notAValue: validate(() => {}),
+  fedramp: validate(readFileSync(process.argv[3]), { level: "full", constraints: ["fedramp"] }),
   guard: isCatalogDocument(JSON.parse(text)),
   version: PACKAGE_VERSION,
 };
 process.stdout.write(JSON.stringify(results));
 `,
     );
-    const { status, stdout, stderr } = run(process.execPath, ["check.mjs", corpusFile]);
+    const { status, stdout, stderr } = run(process.execPath, ["check.mjs", corpusFile, sspFragment]);
     expect(stderr).toBe("");
     expect(status).toBe(0);
     const results = JSON.parse(stdout) as Record<string, { kind: string; report?: Record<string, unknown>; error?: Record<string, unknown> }>;
@@ -197,6 +209,7 @@ process.stdout.write(JSON.stringify(results));
     expect(results.badOption).toMatchObject({ kind: "error", error: { code: "ERR_UNSUPPORTED_PARAMETER", parameter: "level" } });
     expect(results.notAValue).toMatchObject({ kind: "error", error: { code: "ERR_INVALID_JSON" } });
     expect(results).toMatchObject({ guard: true, version: PACKAGE_VERSION });
+    expect(results.fedramp!.report!.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-002.a" }));
   });
 
   it("the README's library example runs as written", () => {
@@ -285,6 +298,22 @@ describe("the GitHub Action's run step", () => {
     expect(new Validator(schema, "4", false).validate(sarif).errors).toEqual([]);
     const uris = new Set(sarif.runs[0]!.results.flatMap((result) => result.locations.map((location) => location.physicalLocation.artifactLocation.uri)));
     expect([...uris]).toEqual(["oscal/profiles/broken.json"]);
+  });
+
+  it("passes constraints and documents on: FedRAMP's pack runs, reading the imported profile from the documents folder", () => {
+    mkdirSync(path.join(workspace, "fedramp/baselines"), { recursive: true });
+    writeFileSync(path.join(workspace, "fedramp/ssp.json"), JSON.stringify({ "system-security-plan": { uuid: "12345678-1234-4321-8765-123456789012", "import-profile": { href: "profile.json" } } }));
+    writeFileSync(path.join(workspace, "fedramp/baselines/profile.json"), JSON.stringify({ profile: { uuid: "12345678-1234-4321-8765-123456789013", metadata: {}, imports: [] } }));
+    const inputs = { paths: "fedramp/ssp.json", package: path.join(root, packed.filename), level: "full", constraints: "fedramp", format: "json", output: "fedramp.json" };
+    const ruleIdsOf = (extra: Record<string, string>) => {
+      const { status, stderr } = runAction({ ...inputs, ...extra });
+      expect(status, stderr).toBe(1);
+      const [report] = JSON.parse(readFileSync(path.join(workspace, "fedramp.json"), "utf8")) as { issues: { ruleId: string; keyword: string }[] }[];
+      return report!.issues.map((issue) => `${issue.ruleId} ${issue.keyword}`);
+    };
+    // FRR-037.a: the imported profile is available.
+    expect(ruleIdsOf({})).toContain("FRR-037.a not-evaluated");
+    expect(ruleIdsOf({ documents: "fedramp/baselines" }).filter((id) => id.startsWith("FRR-037.a"))).toEqual([]);
   });
 
   it("with fail-on-invalid false an invalid document does not fail the step; a pattern matching nothing does", () => {

@@ -1,0 +1,68 @@
+// The local documents pack constraints may read (`doc()`, `doc-available()`, `resolve-profile()`): files named on the
+// command line, never the network. Each thread reads a file the first time a constraint asks for it and keeps it for
+// the run: as cheap as handing a parsed copy to every worker (structured clone costs what parsing does), and a file
+// that no document refers to is never read.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseBody } from "../core/body.js";
+import { parseYamlBytes } from "../core/yaml.js";
+import { asFileDetail, inputFormatOf } from "./input-format.js";
+
+/** What --documents and --document name: plain data, so that it reaches worker threads. */
+export interface DocumentSettings {
+  /** --documents: an href that is a relative reference is looked up inside this directory (a real, absolute path). */
+  dir?: string;
+  /** --document: href exactly as a document writes it → file (absolute). Wins over `dir`. */
+  files: Readonly<Record<string, string>>;
+}
+
+/** A document file that cannot be read or parsed; the message names it. */
+export class DocumentError extends Error {}
+
+const parsedFiles = new Map<string, unknown>();
+
+/** The parsed content of a document file (JSON, or YAML by its extension), read once per thread. */
+export function readDocument(file: string): unknown {
+  if (parsedFiles.has(file)) return parsedFiles.get(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new DocumentError(`cannot read the document ${file}: ${(error as NodeJS.ErrnoException).code ?? "read error"}`);
+  }
+  const parsed = inputFormatOf(file) === "yaml" ? parseYamlBytes(bytes) : parseBody(bytes);
+  if (!parsed.ok) throw new DocumentError(`the document ${file} cannot be used: ${parsed.error.code}: ${asFileDetail(parsed.error.detail)}`);
+  parsedFiles.set(file, parsed.document);
+  return parsed.document;
+}
+
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}
+
+/**
+ * The file inside `dir` an href names, or undefined: a URL of another scheme than file:, a path that leaves `dir`
+ * (by `..`, as an absolute path or through a symbolic link) and a file that does not exist are not available.
+ */
+export function fileInDirectory(dir: string, href: string): string | undefined {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(href) && !/^file:/i.test(href)) return undefined;
+  let file: string;
+  try {
+    file = fileURLToPath(new URL(href, pathToFileURL(`${dir}${path.sep}`)));
+  } catch {
+    return undefined;
+  }
+  if (!isInside(dir, file) || !statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const real = realpathSync(file);
+  return isInside(dir, real) ? real : undefined;
+}
+
+/** The `documents` option of the core for these settings: undefined means "not available". */
+export function documentSource(settings: DocumentSettings): (href: string) => unknown {
+  return (href) => {
+    const file = Object.hasOwn(settings.files, href) ? settings.files[href] : settings.dir === undefined ? undefined : fileInDirectory(settings.dir, href);
+    return file === undefined ? undefined : readDocument(file);
+  };
+}
