@@ -440,15 +440,51 @@ class Scope {
   }
 }
 
+/** A context node with the scope of its context's lets. */
+interface Site {
+  context: PackContext;
+  node: XNode;
+  scope: Scope;
+}
+
 class Run {
-  readonly indexes = new Map<string, Map<string, XNode>>();
-  /** Index names whose building could not be evaluated, with the reason. */
-  readonly failedIndexes = new Map<string, string>();
+  /** Every context node of the contexts with work to do, in context order. */
+  sites: Site[] = [];
+  /** Indexes by name, built on first use (most runs consult few or none): keys to nodes, or why one is unusable. */
+  private readonly indexes = new Map<string, Map<string, XNode> | NotEvaluated>();
 
   constructor(
     readonly data: PackData,
     readonly options: PackRunOptions,
   ) {}
+
+  /** The named index, from its index constraints at every site; throws when one of them could not be evaluated. */
+  index(name: string): Map<string, XNode> {
+    let index = this.indexes.get(name);
+    if (index === undefined) this.indexes.set(name, (index = this.buildIndex(name)));
+    if (index instanceof NotEvaluated) throw index;
+    return index;
+  }
+
+  private buildIndex(name: string): Map<string, XNode> | NotEvaluated {
+    const index = new Map<string, XNode>();
+    let failure: string | undefined;
+    for (const { context, node, scope } of this.sites) {
+      for (const c of context.constraints) {
+        if (c.kind !== "index" || c.index !== name) continue;
+        try {
+          for (const target of evaluate(c.target, node, scope)) {
+            const key = keyOf(target, c, scope);
+            if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+          }
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          failure = error.message;
+        }
+      }
+    }
+    return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
+  }
 
   private readonly documentViews = new Map<string, DocumentView | null>();
 
@@ -846,11 +882,10 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     findings.push({ rule, path: at.pointer(), keyword: "not-evaluated", notEvaluated: true, message: `Not evaluated: ${error.message}.` });
   };
 
-  // Every context node with its scope, once, for contexts with work to do; indexes are built first (index-has-key may
-  // use one built in any context).
+  // Every context node with its scope, once, for contexts with work to do.
   const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
   const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : options.active(c.rule));
-  const sites: { context: PackContext; node: XNode; scope: Scope }[] = [];
+  const sites = run.sites;
   const rootScope = new Scope(run, null);
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
@@ -859,22 +894,6 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
     for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
   }
-  for (const { context, node, scope } of sites) {
-    for (const c of context.constraints) {
-      if (c.kind !== "index" || !usedIndexes.has(c.index!)) continue;
-      const index = run.indexes.get(c.index!) ?? new Map<string, XNode>();
-      run.indexes.set(c.index!, index);
-      try {
-        for (const target of evaluate(c.target, node, scope)) {
-          const key = keyOf(target, c, scope);
-          if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
-        }
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        run.failedIndexes.set(c.index!, error.message);
-      }
-    }
-  }
 
   for (const { context, node, scope } of sites) {
     // is-unique keys seen at this context node, per rule.
@@ -882,7 +901,8 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     for (const c of context.constraints) {
       if (c.rule < 0 || !options.active(c.rule)) continue;
       try {
-        if (c.kind === "index-has-key" && run.failedIndexes.has(c.index!)) throw new NotEvaluated(`its index ${c.index} could not be built: ${run.failedIndexes.get(c.index!)}`);
+        // Indexes may be built in any context: the whole index, before any target.
+        if (c.kind === "index-has-key") run.index(c.index!);
         for (const target of evaluate(c.target, node, scope)) {
           try {
             if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
@@ -927,7 +947,7 @@ function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, se
     }
     case "index-has-key": {
       const key = keyOf(target, c, scope);
-      return key !== undefined && (run.indexes.get(c.index!)?.has(key) ?? false);
+      return key !== undefined && run.index(c.index!).has(key);
     }
     case "is-unique": {
       const key = keyOf(target, c, scope);
