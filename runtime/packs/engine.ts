@@ -3,7 +3,7 @@
 // `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in FedRAMP's constraint files. Findings point at
 // the JSON nodes with RFC 6901 pointers. Other documents come only from the caller (`documents`): nothing here reads
 // files or touches the network.
-import type { Expr, Step } from "./ast.js";
+import type { ComparisonOp, Expr, Step } from "./ast.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { escapeToken } from "../core/json-pointer.js";
 
@@ -85,7 +85,6 @@ class NotEvaluated {
 const DOCUMENT = -1;
 const FLAG = -2;
 // Keys of an XNode's cache besides syntax tree nodes and strings.
-const ALONE = Symbol("alone");
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
 const ORDER = Symbol("order");
@@ -150,13 +149,15 @@ class XNode {
   private instances: (XNode[] | undefined)[] | undefined;
   /**
    * Everything else computed on the node, created on first use (most nodes need none): its flag nodes (keyed by
-   * name; null when absent), the sequence of the node alone, its pointer, document order, descendant searches (keyed
+   * name; null when absent), its pointer, document order, descendant searches (keyed
    * by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
    * node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
+  /** The sequence of this node alone, created on first use. */
+  private single: XNode[] | undefined;
 
   get<T>(key: unknown): T | undefined {
     return this.cache?.get(key) as T | undefined;
@@ -179,7 +180,7 @@ class XNode {
 
   /** The sequence of this node alone, shared (sequences are never modified). */
   alone(): XNode[] {
-    return this.get<XNode[]>(ALONE) ?? this.put(ALONE, [this]);
+    return (this.single ??= [this]);
   }
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
@@ -245,13 +246,25 @@ class XNode {
   flag(name: string): XNode | null {
     let node = this.get<XNode | null>(name);
     if (node !== undefined) return node;
-    node = null;
-    if (this.def >= 0 && isObject(this.value)) {
-      const entry = this.view.data.definitions[this.def]![1].find(([flag]) => flag === name);
-      const v = entry === undefined ? undefined : this.value[entry[1]];
-      if (isAtom(v)) node = new XNode(v, FLAG, name, this, entry![1], -1, this.view);
-    }
+    const value = this.flagValue(name);
+    node = value === undefined ? null : new XNode(value, FLAG, name, this, this.flagKey(name)!, -1, this.view);
     return this.put(name, node);
+  }
+
+  /** The JSON property of a flag of this node's definition. */
+  private flagKey(name: string): string | undefined {
+    if (this.def < 0) return undefined;
+    const flags = this.view.data.definitions[this.def]![1];
+    for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return flags[i]![1];
+    return undefined;
+  }
+
+  /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
+  flagValue(name: string): string | number | boolean | undefined {
+    const key = this.flagKey(name);
+    if (key === undefined || !isObject(this.value)) return undefined;
+    const v = this.value[key];
+    return isAtom(v) ? v : undefined;
   }
 
   /** The node's RFC 6901 pointer in its document. */
@@ -525,11 +538,56 @@ function variableFree(tree: object): boolean {
 /** A variable-free expression depends on its focus node only: its value is memoised per node. */
 const isPure = (expr: Expr): boolean => variableFree(expr);
 
+const MEMOISED = new WeakMap<Expr, boolean>();
+function isMemoised(expr: Expr): boolean {
+  let memoised = MEMOISED.get(expr);
+  if (memoised === undefined) MEMOISED.set(expr, (memoised = isPure(expr) && !isCheap(expr)));
+  return memoised;
+}
+
 const LITERALS = new WeakMap<Expr, Item[]>();
+
+/**
+ * `@name = 'literal'` or `@name = ('a', 'b')` (general comparison), the commonest predicate: the flag's value is read
+ * from the JSON and compared with the literals, without a flag node or sequences.
+ */
+interface FlagComparison {
+  op: ComparisonOp;
+  flag: string;
+  literals: (string | number)[];
+}
+const FLAG_COMPARISONS = new WeakMap<Expr, FlagComparison | null>();
+function flagComparisonOf(expr: Expr & { type: "cmp" }): FlagComparison | null {
+  let known = FLAG_COMPARISONS.get(expr);
+  if (known !== undefined) return known;
+  const { left, right } = expr;
+  const step = left.type === "path" && !left.rootDescendant && left.steps.length === 1 ? left.steps[0]! : undefined;
+  const items = right.type === "sequence" ? right.items : [right];
+  known =
+    step?.axis === "flag" && step.predicates.length === 0 && items.every((item) => item.type === "literal")
+      ? { op: expr.op, flag: step.name, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
+      : null;
+  FLAG_COMPARISONS.set(expr, known);
+  return known;
+}
+
+function compareFlag({ op, flag, literals }: FlagComparison, focus: Item | undefined): boolean {
+  if (!(focus instanceof XNode) || focus.def === FLAG) return false;
+  const value = focus.flagValue(flag);
+  if (value === undefined) return false;
+  for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
+  return false;
+}
+
+/** Expressions cheaper to evaluate again than to memoise: flag comparisons, and and/or of them. */
+function isCheap(expr: Expr): boolean {
+  if (expr.type === "cmp") return flagComparisonOf(expr) !== null;
+  return (expr.type === "and" || expr.type === "or") && expr.items.every(isCheap);
+}
 
 /** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
 function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
-  if (!(focus instanceof XNode) || !isPure(expr)) return evaluate(expr, focus, scope);
+  if (!(focus instanceof XNode) || !isMemoised(expr)) return evaluate(expr, focus, scope);
   return focus.get<Item[]>(expr) ?? focus.put(expr, evaluate(expr, focus, scope));
 }
 
@@ -565,6 +623,8 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
     case "or":
       return bool(logical(expr.type, expr.items, focus, scope));
     case "cmp": {
+      const flagComparison = flagComparisonOf(expr);
+      if (flagComparison !== null) return bool(compareFlag(flagComparison, focus));
       const leftItems = evaluate(expr.left, focus, scope);
       const rightItems = evaluate(expr.right, focus, scope);
       if (leftItems.length === 1 && rightItems.length === 1) {
@@ -895,9 +955,10 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
   }
 
+  // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
+  const seen = new Map<number, Set<string>>();
   for (const { context, node, scope } of sites) {
-    // is-unique keys seen at this context node, per rule.
-    const seen = new Map<number, Set<string>>();
+    if (seen.size > 0) seen.clear();
     for (const c of context.constraints) {
       if (c.rule < 0 || !options.active(c.rule)) continue;
       try {
