@@ -560,20 +560,35 @@ const FLAG_COMPARISONS = new WeakMap<Expr, FlagComparison | null>();
 function flagComparisonOf(expr: Expr & { type: "cmp" }): FlagComparison | null {
   let known = FLAG_COMPARISONS.get(expr);
   if (known !== undefined) return known;
-  const { left, right } = expr;
-  const step = left.type === "path" && !left.rootDescendant && left.steps.length === 1 ? left.steps[0]! : undefined;
-  const items = right.type === "sequence" ? right.items : [right];
+  const flag = bareFlagOf(expr.left);
+  const items = expr.right.type === "sequence" ? expr.right.items : [expr.right];
   known =
-    step?.axis === "flag" && step.predicates.length === 0 && items.every((item) => item.type === "literal")
-      ? { op: expr.op, flag: step.name, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
+    flag !== undefined && items.every((item) => item.type === "literal")
+      ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
       : null;
   FLAG_COMPARISONS.set(expr, known);
   return known;
 }
 
+/** The flag name of the path `@name`, or undefined for any other expression. */
+const BARE_FLAGS = new WeakMap<Expr, string | null>();
+function bareFlagOf(expr: Expr): string | undefined {
+  let name = BARE_FLAGS.get(expr);
+  if (name === undefined) {
+    const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+    BARE_FLAGS.set(expr, (name = step?.axis === "flag" && step.predicates.length === 0 ? step.name : null));
+  }
+  return name ?? undefined;
+}
+
+/** The atoms of a flag of the focus: its value alone, or none. */
+function flagAtoms(flag: string, focus: Item): Atom[] {
+  const value = focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined;
+  return value === undefined ? [] : [value];
+}
+
 function compareFlag({ op, flag, literals }: FlagComparison, focus: Item | undefined): boolean {
-  if (!(focus instanceof XNode) || focus.def === FLAG) return false;
-  const value = focus.flagValue(flag);
+  const value = focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined;
   if (value === undefined) return false;
   for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
   return false;
@@ -896,7 +911,9 @@ function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined 
 }
 
 function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
-  const atoms = atomize(evaluate(key.target, node, scope));
+  // Keys are mostly a flag (`@id`): read from the JSON, without a flag node.
+  const flag = bareFlagOf(key.target);
+  const atoms = flag === undefined ? atomize(evaluate(key.target, node, scope)) : flagAtoms(flag, node);
   if (atoms.length === 0) return undefined;
   const value = String(atoms[0]);
   if (key.pattern === undefined) return value;
