@@ -221,6 +221,18 @@ class XNode {
     return out ?? [];
   }
 
+  /** How many children have one of the names, counted in the JSON without building their nodes. */
+  countChildrenNamed(names: readonly string[]): number {
+    const rows = this.childRows();
+    let count = 0;
+    for (let i = 0; i < rows.length; i++) {
+      if (!names.includes(rows[i]![0])) continue;
+      const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[rows[i]![1]] : undefined;
+      count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
+    }
+    return count;
+  }
+
   /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
   descendants(names?: readonly string[]): XNode[] {
     const key = names ?? ALL_DESCENDANTS;
@@ -808,6 +820,31 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
   }
 }
 
+/**
+ * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
+ * the JSON without building the children's nodes.
+ */
+function sizeOf(expr: Expr, focus: Item | undefined, scope: Scope): number {
+  const names = childNamesOf(expr);
+  if (names === undefined) return evaluate(expr, focus, scope).length;
+  return focus instanceof XNode ? focus.countChildrenNamed(names) : 0;
+}
+
+/** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
+const CHILD_NAMES = new WeakMap<Expr, readonly string[] | null>();
+function childNamesOf(expr: Expr): readonly string[] | undefined {
+  let names = CHILD_NAMES.get(expr);
+  if (names === undefined) {
+    names = null;
+    if (expr.type === "path" && !expr.rootDescendant && expr.steps.every((step) => step.predicates.length === 0)) {
+      const last = expr.steps[expr.steps.length - 1];
+      if (last?.axis === "child" && expr.steps.slice(0, -1).every((step) => step.axis === "self")) names = last.names;
+    }
+    CHILD_NAMES.set(expr, names);
+  }
+  return names ?? undefined;
+}
+
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
   const arg = args[at];
   if (arg === undefined) return undefined;
@@ -819,11 +856,11 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
   // Hot functions first, without the helpers below (closures cost an allocation per call).
   switch (name) {
     case "exists":
-      return bool(evaluate(args[0]!, focus, scope).length > 0);
+      return bool(sizeOf(args[0]!, focus, scope) > 0);
     case "empty":
-      return bool(evaluate(args[0]!, focus, scope).length === 0);
+      return bool(sizeOf(args[0]!, focus, scope) === 0);
     case "count":
-      return countOf(evaluate(args[0]!, focus, scope).length);
+      return countOf(sizeOf(args[0]!, focus, scope));
     case "not":
       return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
     case "true":
