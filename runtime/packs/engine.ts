@@ -594,7 +594,7 @@ function bareFlagOf(expr: Expr): string | undefined {
 }
 
 /** The atoms of a flag of the focus: its value alone, or none. */
-function flagAtoms(flag: string, focus: Item): Atom[] {
+function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
   const value = focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined;
   return value === undefined ? [] : [value];
 }
@@ -845,6 +845,13 @@ function childNamesOf(expr: Expr): readonly string[] | undefined {
   return names ?? undefined;
 }
 
+/** A map entry's key: one atom or none; a flag (`@id`, the usual key) is read from the JSON without its node. */
+function entryKey(expr: Expr, focus: Item | undefined, scope: Scope): Atom | undefined {
+  const flag = bareFlagOf(expr);
+  if (flag === undefined) return single(evaluate(expr, focus, scope), "map:entry");
+  return flagAtoms(flag, focus)[0];
+}
+
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
   const arg = args[at];
   if (arg === undefined) return undefined;
@@ -868,14 +875,29 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
     case "false":
       return FALSE;
     case "map:entry": {
-      const key = single(evaluate(args[0]!, focus, scope), name);
+      const key = entryKey(args[0]!, focus, scope);
       return key === undefined ? EMPTY : [new MapItem([String(key)], [evaluate(args[1]!, focus, scope)])];
     }
     case "map:merge": {
       // Duplicate keys keep the first entry (map:merge's default "use-first").
       const seen = new Set<string>();
       const merged = new MapItem([], []);
-      for (const item of evaluate(args[0]!, focus, scope)) {
+      const source = args[0]!;
+      if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry") {
+        // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
+        const [keyExpr, valueExpr] = source.right.args;
+        for (const item of evaluate(source.left, focus, scope)) {
+          const key = entryKey(keyExpr!, item, scope);
+          if (key === undefined) continue;
+          const text = String(key);
+          if (seen.has(text)) continue;
+          seen.add(text);
+          merged.keys.push(text);
+          merged.values.push(evaluate(valueExpr!, item, scope));
+        }
+        return [merged];
+      }
+      for (const item of evaluate(source, focus, scope)) {
         if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
         for (let i = 0; i < item.keys.length; i++) {
           const key = item.keys[i]!;
