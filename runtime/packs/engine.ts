@@ -3,7 +3,7 @@
 // `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in FedRAMP's constraint files. Findings point at
 // the JSON nodes with RFC 6901 pointers. Other documents come only from the caller (`documents`): nothing here reads
 // files or touches the network.
-import type { ComparisonOp, Expr, Step } from "./ast.js";
+import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "./ast.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { escapeToken } from "../core/json-pointer.js";
 
@@ -564,16 +564,17 @@ const LITERALS = new WeakMap<Expr, Item[]>();
  * from the JSON and compared with the literals, without a flag node or sequences.
  */
 interface FlagComparison {
-  op: ComparisonOp;
+  op: ComparisonOp | ValueComparisonOp;
   flag: string;
   literals: (string | number)[];
 }
 const FLAG_COMPARISONS = new WeakMap<Expr, FlagComparison | null>();
-function flagComparisonOf(expr: Expr & { type: "cmp" }): FlagComparison | null {
+function flagComparisonOf(expr: Expr & { type: "cmp" | "vcmp" }): FlagComparison | null {
   let known = FLAG_COMPARISONS.get(expr);
   if (known !== undefined) return known;
   const flag = bareFlagOf(expr.left);
-  const items = expr.right.type === "sequence" ? expr.right.items : [expr.right];
+  // A value comparison takes one literal; a general comparison a literal or a sequence of them.
+  const items = expr.right.type === "sequence" && expr.type === "cmp" ? expr.right.items : [expr.right];
   known =
     flag !== undefined && items.every((item) => item.type === "literal")
       ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
@@ -599,16 +600,19 @@ function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
   return value === undefined ? [] : [value];
 }
 
-function compareFlag({ op, flag, literals }: FlagComparison, focus: Item | undefined): boolean {
-  const value = focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined;
+const flagValueOf = ({ flag }: FlagComparison, focus: Item | undefined) => (focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined);
+
+function compareFlag(comparison: FlagComparison, focus: Item | undefined): boolean {
+  const value = flagValueOf(comparison, focus);
   if (value === undefined) return false;
+  const { op, literals } = comparison;
   for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
   return false;
 }
 
 /** Expressions cheaper to evaluate again than to memoise: flag comparisons, and and/or of them. */
 function isCheap(expr: Expr): boolean {
-  if (expr.type === "cmp") return flagComparisonOf(expr) !== null;
+  if (expr.type === "cmp" || expr.type === "vcmp") return flagComparisonOf(expr) !== null;
   return (expr.type === "and" || expr.type === "or") && expr.items.every(isCheap);
 }
 
@@ -665,6 +669,9 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
       return FALSE;
     }
     case "vcmp": {
+      const flagComparison = flagComparisonOf(expr);
+      // A value comparison with an absent operand is the empty sequence.
+      if (flagComparison !== null) return flagValueOf(flagComparison, focus) === undefined ? EMPTY : bool(compareFlag(flagComparison, focus));
       const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
       const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
       return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
@@ -744,6 +751,8 @@ function planOf(step: Step): StepPlan {
       if (impure.length > 0) plan.impure.push(impure.length === 1 ? impure[0]! : { type: "and", items: impure });
     }
     if (!costly && plan.pure.length === 0) plan.memoised = false;
+    // Predicates that are all cheap, on a cheap step, are applied again rather than memoised (in their order).
+    else if (!costly && plan.impure.length === 0 && plan.pure.every(isCheap)) plan = { memoised: false, pure: [], impure: step.predicates };
   }
   PLANS.set(step, plan);
   return plan;
