@@ -144,6 +144,9 @@ function searchPlan(data: PackData, names: readonly string[] | undefined): (def:
   };
 }
 
+/** The sequence of no nodes, shared (sequences are never modified). */
+const NO_NODES: XNode[] = [];
+
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
@@ -190,23 +193,26 @@ class XNode {
     return row?.[0] === "a" ? row[2] : [];
   }
 
-  private instance(i: number, row: [string, string, number]): XNode[] {
-    this.instances ??= [];
+  private instance(i: number, rows: [string, string, number][]): XNode[] {
+    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
+    this.instances ??= new Array<XNode[] | undefined>(rows.length);
     let nodes = this.instances[i];
     if (nodes !== undefined) return nodes;
-    nodes = [];
-    const [name, json, def] = row;
+    const [name, json, def] = rows[i]!;
     const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
     const key = this.def === DOCUMENT ? null : json;
-    if (Array.isArray(v)) for (let j = 0; j < v.length; j++) nodes.push(new XNode(v[j], def, name, this, key, j, this.view));
-    else if (v !== undefined) nodes.push(new XNode(v, def, name, this, key, -1, this.view));
-    for (let j = 0; j < nodes.length; j++) nodes[j]!.position = i * 0x100000 + j;
+    const position = i * 0x100000;
+    if (Array.isArray(v)) {
+      nodes = new Array<XNode>(v.length);
+      for (let j = 0; j < v.length; j++) (nodes[j] = new XNode(v[j], def, name, this, key, j, this.view)).position = position + j;
+    } else if (v === undefined) nodes = NO_NODES;
+    else (nodes = [new XNode(v, def, name, this, key, -1, this.view)])[0]!.position = position;
     this.instances[i] = nodes;
     return nodes;
   }
 
   children(): XNode[] {
-    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((row, i) => this.instance(i, row)));
+    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((_, i, rows) => this.instance(i, rows)));
   }
 
   childrenNamed(names: readonly string[]): XNode[] {
@@ -214,7 +220,7 @@ class XNode {
     let out: XNode[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       if (!names.includes(rows[i]![0])) continue;
-      const nodes = this.instance(i, rows[i]!);
+      const nodes = this.instance(i, rows);
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
@@ -245,7 +251,7 @@ class XNode {
       const steps = plan(node.def, rows);
       for (let s = 0; s < steps.length; s++) {
         const [i, matches, below] = steps[s]!;
-        for (const child of node.instance(i, rows[i]!)) {
+        for (const child of node.instance(i, rows)) {
           if (matches) out.push(child);
           if (below) visit(child);
         }
