@@ -144,16 +144,24 @@ function searchPlan(data: PackData, names: readonly string[] | undefined): (def:
   };
 }
 
+function flagIndex(flags: readonly [name: string, json: string][], name: string): number {
+  for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return i;
+  return -1;
+}
+
+const NO_FLAGS: [name: string, json: string][] = [];
+
 /** The sequence of no nodes, shared (sequences are never modified). */
 const NO_NODES: XNode[] = [];
 
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
+  /** The node of each flag of the definition (null when absent), built on first use. */
+  private flags: (XNode | null | undefined)[] | undefined;
   /**
-   * Everything else computed on the node, created on first use (most nodes need none): its flag nodes (keyed by
-   * name; null when absent), its pointer, document order, descendant searches (keyed
-   * by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
+   * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
+   * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
    * node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
@@ -262,26 +270,29 @@ class XNode {
   }
 
   flag(name: string): XNode | null {
-    let node = this.get<XNode | null>(name);
-    if (node !== undefined) return node;
-    const value = this.flagValue(name);
-    node = value === undefined ? null : new XNode(value, FLAG, name, this, this.flagKey(name)!, -1, this.view);
-    return this.put(name, node);
+    const flags = this.flagRows();
+    const at = flagIndex(flags, name);
+    if (at < 0) return null;
+    this.flags ??= new Array<XNode | null | undefined>(flags.length);
+    let node = this.flags[at];
+    if (node === undefined) {
+      const value = this.flagValue(name);
+      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, name, this, flags[at]![1], -1, this.view);
+    }
+    return node;
   }
 
-  /** The JSON property of a flag of this node's definition. */
-  private flagKey(name: string): string | undefined {
-    if (this.def < 0) return undefined;
-    const flags = this.view.data.definitions[this.def]![1];
-    for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return flags[i]![1];
-    return undefined;
+  /** The flags of this node's definition as [name, JSON property]; none for flags and the document node. */
+  private flagRows(): [name: string, json: string][] {
+    return this.def < 0 ? NO_FLAGS : this.view.data.definitions[this.def]![1];
   }
 
   /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
   flagValue(name: string): string | number | boolean | undefined {
-    const key = this.flagKey(name);
-    if (key === undefined || !isObject(this.value)) return undefined;
-    const v = this.value[key];
+    const flags = this.flagRows();
+    const at = flagIndex(flags, name);
+    if (at < 0 || !isObject(this.value)) return undefined;
+    const v = this.value[flags[at]![1]];
     return isAtom(v) ? v : undefined;
   }
 
