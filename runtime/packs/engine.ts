@@ -1045,8 +1045,9 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   };
 
   // Every context node with its scope, once, for contexts with work to do.
-  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
-  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : options.active(c.rule));
+  const isActive = data.rules.map((_, rule) => options.active(rule));
+  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
+  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
   const sites = run.sites;
   const rootScope = new Scope(run, null);
   for (const context of data.contexts) {
@@ -1062,7 +1063,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   for (const { context, node, scope } of sites) {
     if (seen.size > 0) seen.clear();
     for (const c of context.constraints) {
-      if (c.rule < 0 || !options.active(c.rule)) continue;
+      if (c.rule < 0 || !isActive[c.rule]) continue;
       try {
         // Indexes may be built in any context: the whole index, before any target.
         if (c.kind === "index-has-key") run.index(c.index!);
