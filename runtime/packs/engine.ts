@@ -443,42 +443,47 @@ function normalize(items: Item[]): Item[] {
 }
 
 /** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
-const NO_LETS: ReadonlyMap<string, Expr> = new Map();
+type Let = PackContext["lets"][number];
+const NO_LETS: readonly Let[] = [];
+/** The expression of a bound variable: never evaluated, as its value is known from the start. */
+const BOUND: Expr = { type: "sequence", items: [] };
 
 class Scope {
-  /** Values computed or bound so far, created on first use. */
-  private values: Map<string, Item[] | NotEvaluated> | undefined;
+  /** The lets' values by position, computed on first use (a small array rather than a map: a scope per node). */
+  private values: (Item[] | NotEvaluated | undefined)[] | undefined;
   constructor(
     readonly run: Run,
     private readonly parent: Scope | null,
-    private readonly lets: ReadonlyMap<string, Expr> = NO_LETS,
+    private readonly lets: readonly Let[] = NO_LETS,
     private readonly focus: Item | undefined = undefined,
   ) {}
 
   bind(name: string, value: Item[]): Scope {
-    const scope = new Scope(this.run, this);
-    scope.values = new Map([[name, value]]);
+    const scope = new Scope(this.run, this, [{ name, expr: BOUND }]);
+    scope.values = [value];
     return scope;
   }
 
   lookup(name: string): Item[] {
-    let known = this.values?.get(name);
-    if (known === undefined) {
-      const expr = this.lets.get(name);
-      if (expr === undefined) {
-        if (this.parent === null) throw new Error(`undefined variable $${name}`);
-        return this.parent.lookup(name);
+    const lets = this.lets;
+    for (let i = 0; i < lets.length; i++) {
+      if (lets[i]!.name !== name) continue;
+      this.values ??= new Array<Item[] | NotEvaluated | undefined>(lets.length);
+      let known = this.values[i];
+      if (known === undefined) {
+        try {
+          known = evaluate(lets[i]!.expr, this.focus, this);
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          known = error;
+        }
+        this.values[i] = known;
       }
-      try {
-        known = evaluate(expr, this.focus, this);
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        known = error;
-      }
-      (this.values ??= new Map()).set(name, known);
+      if (known instanceof NotEvaluated) throw known;
+      return known;
     }
-    if (known instanceof NotEvaluated) throw known;
-    return known;
+    if (this.parent === null) throw new Error(`undefined variable $${name}`);
+    return this.parent.lookup(name);
   }
 }
 
@@ -1052,10 +1057,9 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   const rootScope = new Scope(run, null);
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
-    const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
     const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
+    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
