@@ -84,7 +84,7 @@ class NotEvaluated {
 
 const DOCUMENT = -1;
 const FLAG = -2;
-// Keys of an XNode's cache besides syntax tree nodes and strings.
+// Keys of an XNode's cache besides syntax tree nodes.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
 const ORDER = Symbol("order");
@@ -144,11 +144,13 @@ function searchPlan(data: PackData, names: readonly string[] | undefined): (def:
   };
 }
 
+/** The position of a flag among a definition's flags, or -1. */
 function flagIndex(flags: readonly [name: string, json: string][], name: string): number {
   for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return i;
   return -1;
 }
 
+/** The flags of flag nodes and of the document node. */
 const NO_FLAGS: [name: string, json: string][] = [];
 
 /** The sequence of no nodes, shared (sequences are never modified). */
@@ -161,8 +163,8 @@ class XNode {
   private flags: (XNode | null | undefined)[] | undefined;
   /**
    * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
-   * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
-   * node), which cannot change within a run.
+   * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
+   * (keyed by their syntax tree node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
@@ -201,13 +203,18 @@ class XNode {
     return row?.[0] === "a" ? row[2] : [];
   }
 
+  /** The JSON value of a child instance (the document node's one child is its root). */
+  private childValue(json: string): unknown {
+    return this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+  }
+
   private instance(i: number, rows: [string, string, number][]): XNode[] {
     // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
     this.instances ??= new Array<XNode[] | undefined>(rows.length);
     let nodes = this.instances[i];
     if (nodes !== undefined) return nodes;
     const [name, json, def] = rows[i]!;
-    const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+    const v = this.childValue(json);
     const key = this.def === DOCUMENT ? null : json;
     const position = i * 0x100000;
     if (Array.isArray(v)) {
@@ -241,7 +248,7 @@ class XNode {
     let count = 0;
     for (let i = 0; i < rows.length; i++) {
       if (!names.includes(rows[i]![0])) continue;
-      const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[rows[i]![1]] : undefined;
+      const v = this.childValue(rows[i]![1]);
       count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
     }
     return count;
@@ -616,18 +623,18 @@ function bareFlagOf(expr: Expr): string | undefined {
   return name ?? undefined;
 }
 
+/** The value of a flag of the focus (flags and atomic items have none). */
+const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
+
 /** The atoms of a flag of the focus: its value alone, or none. */
 function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
-  const value = focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined;
+  const value = flagValueOf(flag, focus);
   return value === undefined ? [] : [value];
 }
 
-const flagValueOf = ({ flag }: FlagComparison, focus: Item | undefined) => (focus instanceof XNode && focus.def !== FLAG ? focus.flagValue(flag) : undefined);
-
-function compareFlag(comparison: FlagComparison, focus: Item | undefined): boolean {
-  const value = flagValueOf(comparison, focus);
+/** Whether the flag's value (none: false) compares true with one of the literals. */
+function compareFlag({ op, literals }: FlagComparison, value: Atom | undefined): boolean {
   if (value === undefined) return false;
-  const { op, literals } = comparison;
   for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
   return false;
 }
@@ -677,7 +684,7 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
       return bool(logical(expr.type, expr.items, focus, scope));
     case "cmp": {
       const flagComparison = flagComparisonOf(expr);
-      if (flagComparison !== null) return bool(compareFlag(flagComparison, focus));
+      if (flagComparison !== null) return bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
       const leftItems = evaluate(expr.left, focus, scope);
       const rightItems = evaluate(expr.right, focus, scope);
       if (leftItems.length === 1 && rightItems.length === 1) {
@@ -692,8 +699,11 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
     }
     case "vcmp": {
       const flagComparison = flagComparisonOf(expr);
-      // A value comparison with an absent operand is the empty sequence.
-      if (flagComparison !== null) return flagValueOf(flagComparison, focus) === undefined ? EMPTY : bool(compareFlag(flagComparison, focus));
+      if (flagComparison !== null) {
+        const value = flagValueOf(flagComparison.flag, focus);
+        // A value comparison with an absent operand is the empty sequence.
+        return value === undefined ? EMPTY : bool(compareFlag(flagComparison, value));
+      }
       const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
       const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
       return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
