@@ -3,7 +3,7 @@
 // `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in FedRAMP's constraint files. Findings point at
 // the JSON nodes with RFC 6901 pointers. Other documents come only from the caller (`documents`): nothing here reads
 // files or touches the network.
-import type { Expr, Step } from "./ast.js";
+import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "./ast.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { escapeToken } from "../core/json-pointer.js";
 
@@ -84,8 +84,7 @@ class NotEvaluated {
 
 const DOCUMENT = -1;
 const FLAG = -2;
-// Keys of an XNode's cache besides syntax tree nodes and strings.
-const ALONE = Symbol("alone");
+// Keys of an XNode's cache besides syntax tree nodes.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
 const ORDER = Symbol("order");
@@ -145,18 +144,33 @@ function searchPlan(data: PackData, names: readonly string[] | undefined): (def:
   };
 }
 
+/** The position of a flag among a definition's flags, or -1. */
+function flagIndex(flags: readonly [name: string, json: string][], name: string): number {
+  for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return i;
+  return -1;
+}
+
+/** The flags of flag nodes and of the document node. */
+const NO_FLAGS: [name: string, json: string][] = [];
+
+/** The sequence of no nodes, shared (sequences are never modified). */
+const NO_NODES: XNode[] = [];
+
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
+  /** The node of each flag of the definition (null when absent), built on first use. */
+  private flags: (XNode | null | undefined)[] | undefined;
   /**
-   * Everything else computed on the node, created on first use (most nodes need none): its flag nodes (keyed by
-   * name; null when absent), the sequence of the node alone, its pointer, document order, descendant searches (keyed
-   * by the step's name list), and the results of variable-free expressions and steps (keyed by their syntax tree
-   * node), which cannot change within a run.
+   * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
+   * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
+   * (keyed by their syntax tree node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
   /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
   position = -1;
+  /** The sequence of this node alone, created on first use. */
+  private single: XNode[] | undefined;
 
   get<T>(key: unknown): T | undefined {
     return this.cache?.get(key) as T | undefined;
@@ -179,7 +193,7 @@ class XNode {
 
   /** The sequence of this node alone, shared (sequences are never modified). */
   alone(): XNode[] {
-    return this.get<XNode[]>(ALONE) ?? this.put(ALONE, [this]);
+    return (this.single ??= [this]);
   }
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
@@ -189,23 +203,31 @@ class XNode {
     return row?.[0] === "a" ? row[2] : [];
   }
 
-  private instance(i: number, row: [string, string, number]): XNode[] {
-    this.instances ??= [];
+  /** The JSON value of a child instance (the document node's one child is its root). */
+  private childValue(json: string): unknown {
+    return this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+  }
+
+  private instance(i: number, rows: [string, string, number][]): XNode[] {
+    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
+    this.instances ??= new Array<XNode[] | undefined>(rows.length);
     let nodes = this.instances[i];
     if (nodes !== undefined) return nodes;
-    nodes = [];
-    const [name, json, def] = row;
-    const v = this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+    const [name, json, def] = rows[i]!;
+    const v = this.childValue(json);
     const key = this.def === DOCUMENT ? null : json;
-    if (Array.isArray(v)) for (let j = 0; j < v.length; j++) nodes.push(new XNode(v[j], def, name, this, key, j, this.view));
-    else if (v !== undefined) nodes.push(new XNode(v, def, name, this, key, -1, this.view));
-    for (let j = 0; j < nodes.length; j++) nodes[j]!.position = i * 0x100000 + j;
+    const position = i * 0x100000;
+    if (Array.isArray(v)) {
+      nodes = new Array<XNode>(v.length);
+      for (let j = 0; j < v.length; j++) (nodes[j] = new XNode(v[j], def, name, this, key, j, this.view)).position = position + j;
+    } else if (v === undefined) nodes = NO_NODES;
+    else (nodes = [new XNode(v, def, name, this, key, -1, this.view)])[0]!.position = position;
     this.instances[i] = nodes;
     return nodes;
   }
 
   children(): XNode[] {
-    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((row, i) => this.instance(i, row)));
+    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((_, i, rows) => this.instance(i, rows)));
   }
 
   childrenNamed(names: readonly string[]): XNode[] {
@@ -213,11 +235,23 @@ class XNode {
     let out: XNode[] | undefined;
     for (let i = 0; i < rows.length; i++) {
       if (!names.includes(rows[i]![0])) continue;
-      const nodes = this.instance(i, rows[i]!);
+      const nodes = this.instance(i, rows);
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
     return out ?? [];
+  }
+
+  /** How many children have one of the names, counted in the JSON without building their nodes. */
+  countChildrenNamed(names: readonly string[]): number {
+    const rows = this.childRows();
+    let count = 0;
+    for (let i = 0; i < rows.length; i++) {
+      if (!names.includes(rows[i]![0])) continue;
+      const v = this.childValue(rows[i]![1]);
+      count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
+    }
+    return count;
   }
 
   /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
@@ -232,7 +266,7 @@ class XNode {
       const steps = plan(node.def, rows);
       for (let s = 0; s < steps.length; s++) {
         const [i, matches, below] = steps[s]!;
-        for (const child of node.instance(i, rows[i]!)) {
+        for (const child of node.instance(i, rows)) {
           if (matches) out.push(child);
           if (below) visit(child);
         }
@@ -243,15 +277,30 @@ class XNode {
   }
 
   flag(name: string): XNode | null {
-    let node = this.get<XNode | null>(name);
-    if (node !== undefined) return node;
-    node = null;
-    if (this.def >= 0 && isObject(this.value)) {
-      const entry = this.view.data.definitions[this.def]![1].find(([flag]) => flag === name);
-      const v = entry === undefined ? undefined : this.value[entry[1]];
-      if (isAtom(v)) node = new XNode(v, FLAG, name, this, entry![1], -1, this.view);
+    const flags = this.flagRows();
+    const at = flagIndex(flags, name);
+    if (at < 0) return null;
+    this.flags ??= new Array<XNode | null | undefined>(flags.length);
+    let node = this.flags[at];
+    if (node === undefined) {
+      const value = this.flagValue(name);
+      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, name, this, flags[at]![1], -1, this.view);
     }
-    return this.put(name, node);
+    return node;
+  }
+
+  /** The flags of this node's definition as [name, JSON property]; none for flags and the document node. */
+  private flagRows(): [name: string, json: string][] {
+    return this.def < 0 ? NO_FLAGS : this.view.data.definitions[this.def]![1];
+  }
+
+  /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
+  flagValue(name: string): string | number | boolean | undefined {
+    const flags = this.flagRows();
+    const at = flagIndex(flags, name);
+    if (at < 0 || !isObject(this.value)) return undefined;
+    const v = this.value[flags[at]![1]];
+    return isAtom(v) ? v : undefined;
   }
 
   /** The node's RFC 6901 pointer in its document. */
@@ -401,54 +450,95 @@ function normalize(items: Item[]): Item[] {
 }
 
 /** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
-const NO_LETS: ReadonlyMap<string, Expr> = new Map();
+type Let = PackContext["lets"][number];
+const NO_LETS: readonly Let[] = [];
+/** The expression of a bound variable: never evaluated, as its value is known from the start. */
+const BOUND: Expr = { type: "sequence", items: [] };
 
 class Scope {
-  /** Values computed or bound so far, created on first use. */
-  private values: Map<string, Item[] | NotEvaluated> | undefined;
+  /** The lets' values by position, computed on first use (a small array rather than a map: a scope per node). */
+  private values: (Item[] | NotEvaluated | undefined)[] | undefined;
   constructor(
     readonly run: Run,
     private readonly parent: Scope | null,
-    private readonly lets: ReadonlyMap<string, Expr> = NO_LETS,
+    private readonly lets: readonly Let[] = NO_LETS,
     private readonly focus: Item | undefined = undefined,
   ) {}
 
   bind(name: string, value: Item[]): Scope {
-    const scope = new Scope(this.run, this);
-    scope.values = new Map([[name, value]]);
+    const scope = new Scope(this.run, this, [{ name, expr: BOUND }]);
+    scope.values = [value];
     return scope;
   }
 
   lookup(name: string): Item[] {
-    let known = this.values?.get(name);
-    if (known === undefined) {
-      const expr = this.lets.get(name);
-      if (expr === undefined) {
-        if (this.parent === null) throw new Error(`undefined variable $${name}`);
-        return this.parent.lookup(name);
+    const lets = this.lets;
+    for (let i = 0; i < lets.length; i++) {
+      if (lets[i]!.name !== name) continue;
+      this.values ??= new Array<Item[] | NotEvaluated | undefined>(lets.length);
+      let known = this.values[i];
+      if (known === undefined) {
+        try {
+          known = evaluate(lets[i]!.expr, this.focus, this);
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          known = error;
+        }
+        this.values[i] = known;
       }
-      try {
-        known = evaluate(expr, this.focus, this);
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        known = error;
-      }
-      (this.values ??= new Map()).set(name, known);
+      if (known instanceof NotEvaluated) throw known;
+      return known;
     }
-    if (known instanceof NotEvaluated) throw known;
-    return known;
+    if (this.parent === null) throw new Error(`undefined variable $${name}`);
+    return this.parent.lookup(name);
   }
 }
 
+/** A context node with the scope of its context's lets. */
+interface Site {
+  context: PackContext;
+  node: XNode;
+  scope: Scope;
+}
+
 class Run {
-  readonly indexes = new Map<string, Map<string, XNode>>();
-  /** Index names whose building could not be evaluated, with the reason. */
-  readonly failedIndexes = new Map<string, string>();
+  /** Every context node of the contexts with work to do, in context order. */
+  sites: Site[] = [];
+  /** Indexes by name, built on first use (most runs consult few or none): keys to nodes, or why one is unusable. */
+  private readonly indexes = new Map<string, Map<string, XNode> | NotEvaluated>();
 
   constructor(
     readonly data: PackData,
     readonly options: PackRunOptions,
   ) {}
+
+  /** The named index, from its index constraints at every site; throws when one of them could not be evaluated. */
+  index(name: string): Map<string, XNode> {
+    let index = this.indexes.get(name);
+    if (index === undefined) this.indexes.set(name, (index = this.buildIndex(name)));
+    if (index instanceof NotEvaluated) throw index;
+    return index;
+  }
+
+  private buildIndex(name: string): Map<string, XNode> | NotEvaluated {
+    const index = new Map<string, XNode>();
+    let failure: string | undefined;
+    for (const { context, node, scope } of this.sites) {
+      for (const c of context.constraints) {
+        if (c.kind !== "index" || c.index !== name) continue;
+        try {
+          for (const target of evaluate(c.target, node, scope)) {
+            const key = keyOf(target, c, scope);
+            if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+          }
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          failure = error.message;
+        }
+      }
+    }
+    return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
+  }
 
   private readonly documentViews = new Map<string, DocumentView | null>();
 
@@ -489,11 +579,75 @@ function variableFree(tree: object): boolean {
 /** A variable-free expression depends on its focus node only: its value is memoised per node. */
 const isPure = (expr: Expr): boolean => variableFree(expr);
 
+const MEMOISED = new WeakMap<Expr, boolean>();
+function isMemoised(expr: Expr): boolean {
+  let memoised = MEMOISED.get(expr);
+  if (memoised === undefined) MEMOISED.set(expr, (memoised = isPure(expr) && !isCheap(expr)));
+  return memoised;
+}
+
 const LITERALS = new WeakMap<Expr, Item[]>();
+
+/**
+ * `@name = 'literal'` or `@name = ('a', 'b')` (general comparison), the commonest predicate: the flag's value is read
+ * from the JSON and compared with the literals, without a flag node or sequences.
+ */
+interface FlagComparison {
+  op: ComparisonOp | ValueComparisonOp;
+  flag: string;
+  literals: (string | number)[];
+}
+const FLAG_COMPARISONS = new WeakMap<Expr, FlagComparison | null>();
+function flagComparisonOf(expr: Expr & { type: "cmp" | "vcmp" }): FlagComparison | null {
+  let known = FLAG_COMPARISONS.get(expr);
+  if (known !== undefined) return known;
+  const flag = bareFlagOf(expr.left);
+  // A value comparison takes one literal; a general comparison a literal or a sequence of them.
+  const items = expr.right.type === "sequence" && expr.type === "cmp" ? expr.right.items : [expr.right];
+  known =
+    flag !== undefined && items.every((item) => item.type === "literal")
+      ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
+      : null;
+  FLAG_COMPARISONS.set(expr, known);
+  return known;
+}
+
+/** The flag name of the path `@name`, or undefined for any other expression. */
+const BARE_FLAGS = new WeakMap<Expr, string | null>();
+function bareFlagOf(expr: Expr): string | undefined {
+  let name = BARE_FLAGS.get(expr);
+  if (name === undefined) {
+    const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+    BARE_FLAGS.set(expr, (name = step?.axis === "flag" && step.predicates.length === 0 ? step.name : null));
+  }
+  return name ?? undefined;
+}
+
+/** The value of a flag of the focus (flags and atomic items have none). */
+const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
+
+/** The atoms of a flag of the focus: its value alone, or none. */
+function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
+  const value = flagValueOf(flag, focus);
+  return value === undefined ? [] : [value];
+}
+
+/** Whether the flag's value (none: false) compares true with one of the literals. */
+function compareFlag({ op, literals }: FlagComparison, value: Atom | undefined): boolean {
+  if (value === undefined) return false;
+  for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
+  return false;
+}
+
+/** Expressions cheaper to evaluate again than to memoise: flag comparisons, and and/or of them. */
+function isCheap(expr: Expr): boolean {
+  if (expr.type === "cmp" || expr.type === "vcmp") return flagComparisonOf(expr) !== null;
+  return (expr.type === "and" || expr.type === "or") && expr.items.every(isCheap);
+}
 
 /** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
 function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
-  if (!(focus instanceof XNode) || !isPure(expr)) return evaluate(expr, focus, scope);
+  if (!(focus instanceof XNode) || !isMemoised(expr)) return evaluate(expr, focus, scope);
   return focus.get<Item[]>(expr) ?? focus.put(expr, evaluate(expr, focus, scope));
 }
 
@@ -529,6 +683,8 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
     case "or":
       return bool(logical(expr.type, expr.items, focus, scope));
     case "cmp": {
+      const flagComparison = flagComparisonOf(expr);
+      if (flagComparison !== null) return bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
       const leftItems = evaluate(expr.left, focus, scope);
       const rightItems = evaluate(expr.right, focus, scope);
       if (leftItems.length === 1 && rightItems.length === 1) {
@@ -542,6 +698,12 @@ function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
       return FALSE;
     }
     case "vcmp": {
+      const flagComparison = flagComparisonOf(expr);
+      if (flagComparison !== null) {
+        const value = flagValueOf(flagComparison.flag, focus);
+        // A value comparison with an absent operand is the empty sequence.
+        return value === undefined ? EMPTY : bool(compareFlag(flagComparison, value));
+      }
       const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
       const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
       return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
@@ -621,6 +783,8 @@ function planOf(step: Step): StepPlan {
       if (impure.length > 0) plan.impure.push(impure.length === 1 ? impure[0]! : { type: "and", items: impure });
     }
     if (!costly && plan.pure.length === 0) plan.memoised = false;
+    // Predicates that are all cheap, on a cheap step, are applied again rather than memoised (in their order).
+    else if (!costly && plan.impure.length === 0 && plan.pure.every(isCheap)) plan = { memoised: false, pure: [], impure: step.predicates };
   }
   PLANS.set(step, plan);
   return plan;
@@ -697,6 +861,38 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
   }
 }
 
+/**
+ * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
+ * the JSON without building the children's nodes.
+ */
+function sizeOf(expr: Expr, focus: Item | undefined, scope: Scope): number {
+  const names = childNamesOf(expr);
+  if (names === undefined) return evaluate(expr, focus, scope).length;
+  return focus instanceof XNode ? focus.countChildrenNamed(names) : 0;
+}
+
+/** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
+const CHILD_NAMES = new WeakMap<Expr, readonly string[] | null>();
+function childNamesOf(expr: Expr): readonly string[] | undefined {
+  let names = CHILD_NAMES.get(expr);
+  if (names === undefined) {
+    names = null;
+    if (expr.type === "path" && !expr.rootDescendant && expr.steps.every((step) => step.predicates.length === 0)) {
+      const last = expr.steps[expr.steps.length - 1];
+      if (last?.axis === "child" && expr.steps.slice(0, -1).every((step) => step.axis === "self")) names = last.names;
+    }
+    CHILD_NAMES.set(expr, names);
+  }
+  return names ?? undefined;
+}
+
+/** A map entry's key: one atom or none; a flag (`@id`, the usual key) is read from the JSON without its node. */
+function entryKey(expr: Expr, focus: Item | undefined, scope: Scope): Atom | undefined {
+  const flag = bareFlagOf(expr);
+  if (flag === undefined) return single(evaluate(expr, focus, scope), "map:entry");
+  return flagAtoms(flag, focus)[0];
+}
+
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
   const arg = args[at];
   if (arg === undefined) return undefined;
@@ -708,11 +904,11 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
   // Hot functions first, without the helpers below (closures cost an allocation per call).
   switch (name) {
     case "exists":
-      return bool(evaluate(args[0]!, focus, scope).length > 0);
+      return bool(sizeOf(args[0]!, focus, scope) > 0);
     case "empty":
-      return bool(evaluate(args[0]!, focus, scope).length === 0);
+      return bool(sizeOf(args[0]!, focus, scope) === 0);
     case "count":
-      return countOf(evaluate(args[0]!, focus, scope).length);
+      return countOf(sizeOf(args[0]!, focus, scope));
     case "not":
       return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
     case "true":
@@ -720,14 +916,29 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
     case "false":
       return FALSE;
     case "map:entry": {
-      const key = single(evaluate(args[0]!, focus, scope), name);
+      const key = entryKey(args[0]!, focus, scope);
       return key === undefined ? EMPTY : [new MapItem([String(key)], [evaluate(args[1]!, focus, scope)])];
     }
     case "map:merge": {
       // Duplicate keys keep the first entry (map:merge's default "use-first").
       const seen = new Set<string>();
       const merged = new MapItem([], []);
-      for (const item of evaluate(args[0]!, focus, scope)) {
+      const source = args[0]!;
+      if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry") {
+        // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
+        const [keyExpr, valueExpr] = source.right.args;
+        for (const item of evaluate(source.left, focus, scope)) {
+          const key = entryKey(keyExpr!, item, scope);
+          if (key === undefined) continue;
+          const text = String(key);
+          if (seen.has(text)) continue;
+          seen.add(text);
+          merged.keys.push(text);
+          merged.values.push(evaluate(valueExpr!, item, scope));
+        }
+        return [merged];
+      }
+      for (const item of evaluate(source, focus, scope)) {
         if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
         for (let i = 0; i < item.keys.length; i++) {
           const key = item.keys[i]!;
@@ -800,7 +1011,9 @@ function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined 
 }
 
 function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
-  const atoms = atomize(evaluate(key.target, node, scope));
+  // Keys are mostly a flag (`@id`): read from the JSON, without a flag node.
+  const flag = bareFlagOf(key.target);
+  const atoms = flag === undefined ? atomize(evaluate(key.target, node, scope)) : flagAtoms(flag, node);
   if (atoms.length === 0) return undefined;
   const value = String(atoms[0]);
   if (key.pattern === undefined) return value;
@@ -846,43 +1059,28 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     findings.push({ rule, path: at.pointer(), keyword: "not-evaluated", notEvaluated: true, message: `Not evaluated: ${error.message}.` });
   };
 
-  // Every context node with its scope, once, for contexts with work to do; indexes are built first (index-has-key may
-  // use one built in any context).
-  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && options.active(c.rule)).map((c) => c.index!)));
-  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : options.active(c.rule));
-  const sites: { context: PackContext; node: XNode; scope: Scope }[] = [];
+  // Every context node with its scope, once, for contexts with work to do.
+  const isActive = data.rules.map((_, rule) => options.active(rule));
+  const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
+  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
+  const sites = run.sites;
   const rootScope = new Scope(run, null);
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
-    const lets = new Map(context.lets.map((l) => [l.name, l.expr]));
     const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: lets.size === 0 ? rootScope : new Scope(run, rootScope, lets, node) });
-  }
-  for (const { context, node, scope } of sites) {
-    for (const c of context.constraints) {
-      if (c.kind !== "index" || !usedIndexes.has(c.index!)) continue;
-      const index = run.indexes.get(c.index!) ?? new Map<string, XNode>();
-      run.indexes.set(c.index!, index);
-      try {
-        for (const target of evaluate(c.target, node, scope)) {
-          const key = keyOf(target, c, scope);
-          if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
-        }
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        run.failedIndexes.set(c.index!, error.message);
-      }
-    }
+    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
   }
 
+  // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
+  const seen = new Map<number, Set<string>>();
   for (const { context, node, scope } of sites) {
-    // is-unique keys seen at this context node, per rule.
-    const seen = new Map<number, Set<string>>();
+    if (seen.size > 0) seen.clear();
     for (const c of context.constraints) {
-      if (c.rule < 0 || !options.active(c.rule)) continue;
+      if (c.rule < 0 || !isActive[c.rule]) continue;
       try {
-        if (c.kind === "index-has-key" && run.failedIndexes.has(c.index!)) throw new NotEvaluated(`its index ${c.index} could not be built: ${run.failedIndexes.get(c.index!)}`);
+        // Indexes may be built in any context: the whole index, before any target.
+        if (c.kind === "index-has-key") run.index(c.index!);
         for (const target of evaluate(c.target, node, scope)) {
           try {
             if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
@@ -927,7 +1125,7 @@ function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, se
     }
     case "index-has-key": {
       const key = keyOf(target, c, scope);
-      return key !== undefined && (run.indexes.get(c.index!)?.has(key) ?? false);
+      return key !== undefined && run.index(c.index!).has(key);
     }
     case "is-unique": {
       const key = keyOf(target, c, scope);
