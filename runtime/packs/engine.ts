@@ -523,11 +523,17 @@ class Run {
   private buildIndex(name: string): Map<string, XNode> | NotEvaluated {
     const index = new Map<string, XNode>();
     let failure: string | undefined;
-    for (const { context, node, scope } of this.sites) {
-      for (const c of context.constraints) {
+    // Indexed loops, as in runPack.
+    for (let s = 0; s < this.sites.length; s++) {
+      const { context, node, scope } = this.sites[s]!;
+      const constraints = context.constraints;
+      for (let k = 0; k < constraints.length; k++) {
+        const c = constraints[k]!;
         if (c.kind !== "index" || c.index !== name) continue;
         try {
-          for (const target of evaluate(c.target, node, scope)) {
+          const targets = evaluate(c.target, node, scope);
+          for (let t = 0; t < targets.length; t++) {
+            const target = targets[t]!;
             const key = keyOf(target, c, scope);
             if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
           }
@@ -1147,19 +1153,29 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     if (!context.constraints.some(runs)) continue;
     const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
+    }
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
-  for (const { context, node, scope } of sites) {
+  // Indexed loops: this function runs once per document, mostly unoptimised, where for-of allocates an iterator result
+  // per item.
+  for (let s = 0; s < sites.length; s++) {
+    const { context, node, scope } = sites[s]!;
     if (seen.size > 0) seen.clear();
-    for (const c of context.constraints) {
+    const constraints = context.constraints;
+    for (let k = 0; k < constraints.length; k++) {
+      const c = constraints[k]!;
       if (c.rule < 0 || !isActive[c.rule]) continue;
       try {
         // Indexes may be built in any context: the whole index, before any target.
         if (c.kind === "index-has-key") run.index(c.index!);
-        for (const target of evaluate(c.target, node, scope)) {
+        const targets = evaluate(c.target, node, scope);
+        for (let t = 0; t < targets.length; t++) {
+          const target = targets[t]!;
           try {
             if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
             else {
