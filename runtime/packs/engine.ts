@@ -239,7 +239,7 @@ class XNode {
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
-    return out ?? [];
+    return out ?? NO_NODES;
   }
 
   /** How many children have one of the names, counted in the JSON without building their nodes. */
@@ -630,12 +630,6 @@ function bareFlagOf(expr: Expr): string | undefined {
 /** The value of a flag of the focus (flags and atomic items have none). */
 const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
 
-/** The atoms of a flag of the focus: its value alone, or none. */
-function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
-  const value = flagValueOf(flag, focus);
-  return value === undefined ? [] : [value];
-}
-
 /** Whether the flag's value (none: false) compares true with one of the literals. */
 function compareFlag({ op, literals }: FlagComparison, value: Atom | undefined): boolean {
   if (value === undefined) return false;
@@ -910,7 +904,7 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
     current = [focus.view.root];
-  } else current = focus === undefined ? [] : focus instanceof XNode ? focus.alone() : [focus];
+  } else current = focus === undefined ? EMPTY : focus instanceof XNode ? focus.alone() : [focus];
   for (let s = 0; s < steps.length; s++) {
     const step = steps[s]!;
     const plan = plans[s]!;
@@ -949,11 +943,11 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "group":
       return normalize(step.branches.flatMap((branch) => evaluate(branch, item, scope)));
   }
-  if (!(item instanceof XNode)) return [];
+  if (!(item instanceof XNode)) return EMPTY;
   switch (step.axis) {
     case "flag": {
       const flag = item.def === FLAG ? null : item.flag(step.name);
-      return flag === null ? [] : flag.alone();
+      return flag === null ? EMPTY : flag.alone();
     }
     case "child":
       return item.childrenNamed(step.names);
@@ -962,7 +956,7 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "any":
       return step.descendant ? item.descendants() : item.children();
     case "parent":
-      return item.parent === null ? [] : item.parent.alone();
+      return item.parent === null ? EMPTY : item.parent.alone();
     case "root":
       return item.view.root.alone();
   }
@@ -987,7 +981,7 @@ function childNamesOf(expr: Expr): readonly string[] | undefined {
 function entryKey(expr: Expr, focus: Item | undefined, scope: Scope): Atom | undefined {
   const flag = bareFlagOf(expr);
   if (flag === undefined) return single(evaluate(expr, focus, scope), "map:entry");
-  return flagAtoms(flag, focus)[0];
+  return flagValueOf(flag, focus);
 }
 
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
@@ -1097,9 +1091,9 @@ function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined 
 function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
   // Keys are mostly a flag (`@id`): read from the JSON, without a flag node.
   const flag = bareFlagOf(key.target);
-  const atoms = flag === undefined ? atomize(evaluate(key.target, node, scope)) : flagAtoms(flag, node);
-  if (atoms.length === 0) return undefined;
-  const value = String(atoms[0]);
+  const atom = flag === undefined ? atomize(evaluate(key.target, node, scope))[0] : flagValueOf(flag, node);
+  if (atom === undefined) return undefined;
+  const value = String(atom);
   if (key.pattern === undefined) return value;
   // key-field/@pattern: the key is the first capturing group of a full match.
   return fullMatch(key.pattern).exec(value)?.[1] || undefined;
