@@ -153,6 +153,9 @@ function flagIndex(flags: readonly [name: string, json: string][], name: string)
 /** The flags of flag nodes and of the document node. */
 const NO_FLAGS: [name: string, json: string][] = [];
 
+/** The child instances of fields, flags and atoms: none, shared (asked for on every child step from them). */
+const NO_ROWS: [string, string, number][] = [];
+
 /** The sequence of no nodes, shared (sequences are never modified). */
 const NO_NODES: XNode[] = [];
 
@@ -198,9 +201,9 @@ class XNode {
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
   private childRows(): [string, string, number][] {
-    if (this.def === DOCUMENT) return [[this.view.model, this.view.model, this.view.data.roots[this.view.model]!]];
+    if (this.def === DOCUMENT) return this.view.rootRows;
     const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
-    return row?.[0] === "a" ? row[2] : [];
+    return row?.[0] === "a" ? row[2] : NO_ROWS;
   }
 
   /** The JSON value of a child instance (the document node's one child is its root). */
@@ -342,6 +345,8 @@ interface DocumentView {
   data: PackData;
   model: string;
   root: XNode;
+  /** The document node's one child instance: its root. */
+  rootRows: [string, string, number][];
 }
 
 /** A map (map:entry, map:merge): keys with their values, first entry of a key kept. */
@@ -364,7 +369,7 @@ function viewOf(data: PackData, document: unknown): DocumentView | undefined {
   if (!isObject(document)) return undefined;
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
-  const view = { data, model } as DocumentView;
+  const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
   view.root = new XNode(document[model], DOCUMENT, "", null, null, -1, view);
   return view;
 }
