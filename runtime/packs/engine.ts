@@ -3,7 +3,7 @@
 // `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in FedRAMP's constraint files. Findings point at
 // the JSON nodes with RFC 6901 pointers. Other documents come only from the caller (`documents`): nothing here reads
 // files or touches the network.
-import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "./ast.js";
+import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "./ast.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { escapeToken } from "../core/json-pointer.js";
 
@@ -153,6 +153,9 @@ function flagIndex(flags: readonly [name: string, json: string][], name: string)
 /** The flags of flag nodes and of the document node. */
 const NO_FLAGS: [name: string, json: string][] = [];
 
+/** The child instances of fields, flags and atoms: none, shared (asked for on every child step from them). */
+const NO_ROWS: [string, string, number][] = [];
+
 /** The sequence of no nodes, shared (sequences are never modified). */
 const NO_NODES: XNode[] = [];
 
@@ -198,9 +201,9 @@ class XNode {
 
   /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
   private childRows(): [string, string, number][] {
-    if (this.def === DOCUMENT) return [[this.view.model, this.view.model, this.view.data.roots[this.view.model]!]];
+    if (this.def === DOCUMENT) return this.view.rootRows;
     const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
-    return row?.[0] === "a" ? row[2] : [];
+    return row?.[0] === "a" ? row[2] : NO_ROWS;
   }
 
   /** The JSON value of a child instance (the document node's one child is its root). */
@@ -239,7 +242,7 @@ class XNode {
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
-    return out ?? [];
+    return out ?? NO_NODES;
   }
 
   /** How many children have one of the names, counted in the JSON without building their nodes. */
@@ -342,6 +345,8 @@ interface DocumentView {
   data: PackData;
   model: string;
   root: XNode;
+  /** The document node's one child instance: its root. */
+  rootRows: [string, string, number][];
 }
 
 /** A map (map:entry, map:merge): keys with their values, first entry of a key kept. */
@@ -364,7 +369,7 @@ function viewOf(data: PackData, document: unknown): DocumentView | undefined {
   if (!isObject(document)) return undefined;
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
-  const view = { data, model } as DocumentView;
+  const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
   view.root = new XNode(document[model], DOCUMENT, "", null, null, -1, view);
   return view;
 }
@@ -523,11 +528,17 @@ class Run {
   private buildIndex(name: string): Map<string, XNode> | NotEvaluated {
     const index = new Map<string, XNode>();
     let failure: string | undefined;
-    for (const { context, node, scope } of this.sites) {
-      for (const c of context.constraints) {
+    // Indexed loops, as in runPack.
+    for (let s = 0; s < this.sites.length; s++) {
+      const { context, node, scope } = this.sites[s]!;
+      const constraints = context.constraints;
+      for (let k = 0; k < constraints.length; k++) {
+        const c = constraints[k]!;
         if (c.kind !== "index" || c.index !== name) continue;
         try {
-          for (const target of evaluate(c.target, node, scope)) {
+          const targets = evaluate(c.target, node, scope);
+          for (let t = 0; t < targets.length; t++) {
+            const target = targets[t]!;
             const key = keyOf(target, c, scope);
             if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
           }
@@ -586,8 +597,6 @@ function isMemoised(expr: Expr): boolean {
   return memoised;
 }
 
-const LITERALS = new WeakMap<Expr, Item[]>();
-
 /**
  * `@name = 'literal'` or `@name = ('a', 'b')` (general comparison), the commonest predicate: the flag's value is read
  * from the JSON and compared with the literals, without a flag node or sequences.
@@ -626,12 +635,6 @@ function bareFlagOf(expr: Expr): string | undefined {
 /** The value of a flag of the focus (flags and atomic items have none). */
 const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
 
-/** The atoms of a flag of the focus: its value alone, or none. */
-function flagAtoms(flag: string, focus: Item | undefined): Atom[] {
-  const value = flagValueOf(flag, focus);
-  return value === undefined ? [] : [value];
-}
-
 /** Whether the flag's value (none: false) compares true with one of the literals. */
 function compareFlag({ op, literals }: FlagComparison, value: Atom | undefined): boolean {
   if (value === undefined) return false;
@@ -645,10 +648,31 @@ function isCheap(expr: Expr): boolean {
   return (expr.type === "and" || expr.type === "or") && expr.items.every(isCheap);
 }
 
-/** `evaluate` with per-node memoisation of variable-free expressions (predicates re-applied to the same nodes). */
-function evaluateOn(expr: Expr, focus: Item, scope: Scope): Item[] {
-  if (!(focus instanceof XNode) || !isMemoised(expr)) return evaluate(expr, focus, scope);
-  return focus.get<Item[]>(expr) ?? focus.put(expr, evaluate(expr, focus, scope));
+/** An expression compiled to a closure. Results are shared (literals, memoised values, booleans): never modified. */
+type Evaluator = (focus: Item | undefined, scope: Scope) => Item[];
+
+/** Each syntax tree node's closure, compiled once: evaluations call closures rather than dispatch on the tree. */
+const COMPILED = new WeakMap<Expr, Evaluator>();
+function compiled(expr: Expr): Evaluator {
+  let evaluator = COMPILED.get(expr);
+  if (evaluator === undefined) COMPILED.set(expr, (evaluator = compile(expr)));
+  return evaluator;
+}
+
+/** The closure with per-node memoisation of a variable-free expression (predicates re-applied to the same nodes). */
+const COMPILED_ON = new WeakMap<Expr, Evaluator>();
+function compiledOn(expr: Expr): Evaluator {
+  let evaluator = COMPILED_ON.get(expr);
+  if (evaluator === undefined) {
+    const plain = compiled(expr);
+    evaluator = isMemoised(expr) ? (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(expr) ?? focus.put(expr, plain(focus, scope))) : plain(focus, scope)) : plain;
+    COMPILED_ON.set(expr, evaluator);
+  }
+  return evaluator;
+}
+
+function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
+  return compiled(expr)(focus, scope);
 }
 
 const TRUE: Item[] = [true];
@@ -659,94 +683,173 @@ const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
 const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
 const countOf = (n: number): Item[] => SMALL_COUNTS[n] ?? [n];
 
-/** Results are shared (literals, memoised values, booleans): callers never modify them. */
-function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
+function compile(expr: Expr): Evaluator {
   switch (expr.type) {
     case "literal": {
-      let value = LITERALS.get(expr);
-      if (value === undefined) LITERALS.set(expr, (value = [expr.value]));
-      return value;
+      const value: Item[] = [expr.value];
+      return () => value;
     }
-    case "sequence":
-      return expr.items.flatMap((item) => evaluate(item, focus, scope));
-    case "var":
-      return scope.lookup(expr.name);
-    case "path": {
-      const [only] = expr.steps;
-      // "." (the commonest target): the focus itself.
-      if (expr.steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0 && focus instanceof XNode) return focus.alone();
-      return evaluatePath(expr.steps, expr.rootDescendant, focus, scope);
+    case "sequence": {
+      const items = expr.items.map(compiled);
+      return (focus, scope) => items.flatMap((item) => item(focus, scope));
     }
-    case "union":
-      return normalize(expr.items.flatMap((item) => evaluate(item, focus, scope)));
+    case "var": {
+      const { name } = expr;
+      return (_, scope) => scope.lookup(name);
+    }
+    case "path":
+      return compilePath(expr);
+    case "union": {
+      const items = expr.items.map(compiled);
+      return (focus, scope) => normalize(items.flatMap((item) => item(focus, scope)));
+    }
     case "and":
-    case "or":
-      return bool(logical(expr.type, expr.items, focus, scope));
+    case "or": {
+      const and = expr.type === "and";
+      const items = expr.items.map(compiledOn);
+      return (focus, scope) => bool(logical(and, items, focus, scope));
+    }
     case "cmp": {
       const flagComparison = flagComparisonOf(expr);
-      if (flagComparison !== null) return bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
-      const leftItems = evaluate(expr.left, focus, scope);
-      const rightItems = evaluate(expr.right, focus, scope);
-      if (leftItems.length === 1 && rightItems.length === 1) {
-        const a = atomOf(leftItems[0]!);
-        const b = atomOf(rightItems[0]!);
-        return bool(a !== undefined && b !== undefined && compareAtoms(expr.op, a, b));
-      }
-      const left = atomize(leftItems);
-      const right = atomize(rightItems);
-      for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(expr.op, left[i]!, right[j]!)) return TRUE;
-      return FALSE;
+      if (flagComparison !== null) return (focus) => bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
+      const { op } = expr;
+      const leftOf = compiled(expr.left);
+      const rightOf = compiled(expr.right);
+      return (focus, scope) => {
+        const leftItems = leftOf(focus, scope);
+        const rightItems = rightOf(focus, scope);
+        if (leftItems.length === 1 && rightItems.length === 1) {
+          const a = atomOf(leftItems[0]!);
+          const b = atomOf(rightItems[0]!);
+          return bool(a !== undefined && b !== undefined && compareAtoms(op, a, b));
+        }
+        const left = atomize(leftItems);
+        const right = atomize(rightItems);
+        for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(op, left[i]!, right[j]!)) return TRUE;
+        return FALSE;
+      };
     }
     case "vcmp": {
       const flagComparison = flagComparisonOf(expr);
       if (flagComparison !== null) {
-        const value = flagValueOf(flagComparison.flag, focus);
-        // A value comparison with an absent operand is the empty sequence.
-        return value === undefined ? EMPTY : bool(compareFlag(flagComparison, value));
+        return (focus) => {
+          const value = flagValueOf(flagComparison.flag, focus);
+          // A value comparison with an absent operand is the empty sequence.
+          return value === undefined ? EMPTY : bool(compareFlag(flagComparison, value));
+        };
       }
-      const left = single(evaluate(expr.left, focus, scope), `"${expr.op}"`);
-      const right = single(evaluate(expr.right, focus, scope), `"${expr.op}"`);
-      return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(expr.op, left, right));
+      const { op } = expr;
+      const what = `"${op}"`;
+      const leftOf = compiled(expr.left);
+      const rightOf = compiled(expr.right);
+      return (focus, scope) => {
+        const left = single(leftOf(focus, scope), what);
+        const right = single(rightOf(focus, scope), what);
+        return left === undefined || right === undefined ? EMPTY : bool(compareAtoms(op, left, right));
+      };
     }
-    case "if":
-      return effectiveBoolean(evaluate(expr.condition, focus, scope)) ? evaluate(expr.then, focus, scope) : evaluate(expr.else, focus, scope);
-    case "quantified":
-      return bool(quantified(expr.quantifier === "some", expr.bindings, 0, expr.satisfies, focus, scope));
-    case "map":
-      return evaluate(expr.left, focus, scope).flatMap((item) => evaluate(expr.right, item, scope));
+    case "if": {
+      const condition = compiled(expr.condition);
+      const then = compiled(expr.then);
+      const otherwise = compiled(expr.else);
+      return (focus, scope) => (effectiveBoolean(condition(focus, scope)) ? then(focus, scope) : otherwise(focus, scope));
+    }
+    case "quantified": {
+      const some = expr.quantifier === "some";
+      const bindings = expr.bindings.map((binding) => ({ name: binding.name, in: compiled(binding.in) }));
+      const satisfies = compiled(expr.satisfies);
+      return (focus, scope) => bool(quantified(some, bindings, 0, satisfies, focus, scope));
+    }
+    case "map": {
+      const left = compiled(expr.left);
+      const right = compiled(expr.right);
+      return (focus, scope) => left(focus, scope).flatMap((item) => right(item, scope));
+    }
     case "lookup": {
-      const out: Item[] = [];
-      for (const item of evaluate(expr.base, focus, scope)) {
-        if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
-        for (const value of item.values) out.push(...value);
-      }
-      return out;
+      const base = compiled(expr.base);
+      return (focus, scope) => {
+        const out: Item[] = [];
+        for (const item of base(focus, scope)) {
+          if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
+          for (const value of item.values) out.push(...value);
+        }
+        return out;
+      };
     }
     case "call":
-      return call(expr.name, expr.args, focus, scope);
+      return compileCall(expr);
   }
 }
 
+function compilePath(expr: PathExpr): Evaluator {
+  const { steps, rootDescendant } = expr;
+  const plans = steps.map(planOf);
+  const path: Evaluator = (focus, scope) => evaluatePath(steps, plans, rootDescendant, focus, scope);
+  const [only] = steps;
+  // "." (the commonest target): the focus itself.
+  if (steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0) return (focus, scope) => (focus instanceof XNode ? focus.alone() : path(focus, scope));
+  return path;
+}
+
+/** The hot functions (tests of existence and counts) compiled; the others dispatch on their name when called. */
+function compileCall(expr: Expr & { type: "call" }): Evaluator {
+  const { name, args } = expr;
+  if (args.length === 1) {
+    switch (name) {
+      case "exists": {
+        const size = compileSize(args[0]!);
+        return (focus, scope) => bool(size(focus, scope) > 0);
+      }
+      case "empty": {
+        const size = compileSize(args[0]!);
+        return (focus, scope) => bool(size(focus, scope) === 0);
+      }
+      case "count": {
+        const size = compileSize(args[0]!);
+        return (focus, scope) => countOf(size(focus, scope));
+      }
+      case "not": {
+        const arg = compiled(args[0]!);
+        return (focus, scope) => bool(!effectiveBoolean(arg(focus, scope)));
+      }
+    }
+  }
+  if (args.length === 0 && name === "true") return () => TRUE;
+  if (args.length === 0 && name === "false") return () => FALSE;
+  return (focus, scope) => call(name, args, focus, scope);
+}
+
+/**
+ * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
+ * the JSON without building the children's nodes.
+ */
+function compileSize(expr: Expr): (focus: Item | undefined, scope: Scope) => number {
+  const names = childNamesOf(expr);
+  if (names !== undefined) return (focus) => (focus instanceof XNode ? focus.countChildrenNamed(names) : 0);
+  const items = compiled(expr);
+  return (focus, scope) => items(focus, scope).length;
+}
+
 /** and/or; a side that cannot be evaluated does not matter when the other decides (false for and, true for or). */
-function logical(kind: "and" | "or", items: readonly Expr[], focus: Item | undefined, scope: Scope): boolean {
+function logical(and: boolean, items: readonly Evaluator[], focus: Item | undefined, scope: Scope): boolean {
   let pending: NotEvaluated | undefined;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
     try {
-      const value = effectiveBoolean(focus === undefined ? evaluate(item, focus, scope) : evaluateOn(item, focus, scope));
-      if (kind === "and" ? !value : value) return value;
+      const value = effectiveBoolean(items[i]!(focus, scope));
+      if (and ? !value : value) return value;
     } catch (error) {
       if (!(error instanceof NotEvaluated)) throw error;
       pending ??= error;
     }
   }
   if (pending !== undefined) throw pending;
-  return kind === "and";
+  return and;
 }
 
-function quantified(some: boolean, bindings: { name: string; in: Expr }[], at: number, satisfies: Expr, focus: Item | undefined, scope: Scope): boolean {
-  if (at === bindings.length) return effectiveBoolean(evaluate(satisfies, focus, scope));
+function quantified(some: boolean, bindings: { name: string; in: Evaluator }[], at: number, satisfies: Evaluator, focus: Item | undefined, scope: Scope): boolean {
+  if (at === bindings.length) return effectiveBoolean(satisfies(focus, scope));
   const binding = bindings[at]!;
-  for (const item of evaluate(binding.in, focus, scope)) {
+  for (const item of binding.in(focus, scope)) {
     const result = quantified(some, bindings, at + 1, satisfies, focus, scope.bind(binding.name, [item]));
     if (result === some) return some;
   }
@@ -760,34 +863,36 @@ function quantified(some: boolean, bindings: { name: string; in: Expr }[], at: n
  */
 interface StepPlan {
   memoised: boolean;
-  pure: Expr[];
-  impure: Expr[];
+  pure: Evaluator[];
+  impure: Evaluator[];
 }
-const PLANS = new WeakMap<Step, StepPlan>();
 function planOf(step: Step): StepPlan {
-  let plan = PLANS.get(step);
-  if (plan !== undefined) return plan;
   const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
   const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
   // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
   const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
   const varFree = own === undefined || variableFree(own);
-  plan = { memoised: !positional && varFree, pure: [], impure: [] };
-  if (!plan.memoised) plan.impure = step.predicates;
+  let memoised = !positional && varFree;
+  let pure: Expr[] = [];
+  let impure: Expr[] = [];
+  if (!memoised) impure = step.predicates;
   else {
     for (const predicate of step.predicates) {
       const parts = predicate.type === "and" ? predicate.items : [predicate];
-      const pure = parts.filter(isPure);
-      const impure = parts.filter((part) => !isPure(part));
-      plan.pure.push(...pure);
-      if (impure.length > 0) plan.impure.push(impure.length === 1 ? impure[0]! : { type: "and", items: impure });
+      const pureParts = parts.filter(isPure);
+      const impureParts = parts.filter((part) => !isPure(part));
+      pure.push(...pureParts);
+      if (impureParts.length > 0) impure.push(impureParts.length === 1 ? impureParts[0]! : { type: "and", items: impureParts });
     }
-    if (!costly && plan.pure.length === 0) plan.memoised = false;
+    if (!costly && pure.length === 0) memoised = false;
     // Predicates that are all cheap, on a cheap step, are applied again rather than memoised (in their order).
-    else if (!costly && plan.impure.length === 0 && plan.pure.every(isCheap)) plan = { memoised: false, pure: [], impure: step.predicates };
+    else if (!costly && impure.length === 0 && pure.every(isCheap)) {
+      memoised = false;
+      pure = [];
+      impure = step.predicates;
+    }
   }
-  PLANS.set(step, plan);
-  return plan;
+  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn) };
 }
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
@@ -799,14 +904,15 @@ function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: S
   return item.put(step, value);
 }
 
-function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
+function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
   let current: Item[];
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
     current = [focus.view.root];
-  } else current = focus === undefined ? [] : focus instanceof XNode ? focus.alone() : [focus];
-  for (const step of steps) {
-    const plan = planOf(step);
+  } else current = focus === undefined ? EMPTY : focus instanceof XNode ? focus.alone() : [focus];
+  for (let s = 0; s < steps.length; s++) {
+    const step = steps[s]!;
+    const plan = plans[s]!;
     if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
     else {
       const next: Item[] = [];
@@ -820,10 +926,10 @@ function evaluatePath(steps: readonly Step[], rootDescendant: boolean, focus: It
 }
 
 /** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
-function filter(items: readonly Item[], predicate: Expr, scope: Scope): Item[] {
+function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Item[] {
   let kept: Item[] | undefined;
   for (let i = 0; i < items.length; i++) {
-    const value = evaluateOn(predicate, items[i]!, scope);
+    const value = predicate(items[i]!, scope);
     const keep = value.length === 1 && typeof value[0] === "number" ? value[0] === i + 1 : effectiveBoolean(value);
     if (keep) kept?.push(items[i]!);
     else kept ??= items.slice(0, i);
@@ -842,11 +948,11 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "group":
       return normalize(step.branches.flatMap((branch) => evaluate(branch, item, scope)));
   }
-  if (!(item instanceof XNode)) return [];
+  if (!(item instanceof XNode)) return EMPTY;
   switch (step.axis) {
     case "flag": {
       const flag = item.def === FLAG ? null : item.flag(step.name);
-      return flag === null ? [] : flag.alone();
+      return flag === null ? EMPTY : flag.alone();
     }
     case "child":
       return item.childrenNamed(step.names);
@@ -855,20 +961,10 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "any":
       return step.descendant ? item.descendants() : item.children();
     case "parent":
-      return item.parent === null ? [] : item.parent.alone();
+      return item.parent === null ? EMPTY : item.parent.alone();
     case "root":
       return item.view.root.alone();
   }
-}
-
-/**
- * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
- * the JSON without building the children's nodes.
- */
-function sizeOf(expr: Expr, focus: Item | undefined, scope: Scope): number {
-  const names = childNamesOf(expr);
-  if (names === undefined) return evaluate(expr, focus, scope).length;
-  return focus instanceof XNode ? focus.countChildrenNamed(names) : 0;
 }
 
 /** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
@@ -890,7 +986,7 @@ function childNamesOf(expr: Expr): readonly string[] | undefined {
 function entryKey(expr: Expr, focus: Item | undefined, scope: Scope): Atom | undefined {
   const flag = bareFlagOf(expr);
   if (flag === undefined) return single(evaluate(expr, focus, scope), "map:entry");
-  return flagAtoms(flag, focus)[0];
+  return flagValueOf(flag, focus);
 }
 
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
@@ -901,20 +997,7 @@ function stringArgument(args: readonly Expr[], at: number, focus: Item | undefin
 }
 
 function call(name: string, args: readonly Expr[], focus: Item | undefined, scope: Scope): Item[] {
-  // Hot functions first, without the helpers below (closures cost an allocation per call).
   switch (name) {
-    case "exists":
-      return bool(sizeOf(args[0]!, focus, scope) > 0);
-    case "empty":
-      return bool(sizeOf(args[0]!, focus, scope) === 0);
-    case "count":
-      return countOf(sizeOf(args[0]!, focus, scope));
-    case "not":
-      return bool(!effectiveBoolean(evaluate(args[0]!, focus, scope)));
-    case "true":
-      return TRUE;
-    case "false":
-      return FALSE;
     case "map:entry": {
       const key = entryKey(args[0]!, focus, scope);
       return key === undefined ? EMPTY : [new MapItem([String(key)], [evaluate(args[1]!, focus, scope)])];
@@ -1013,9 +1096,9 @@ function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined 
 function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], scope: Scope): string | undefined {
   // Keys are mostly a flag (`@id`): read from the JSON, without a flag node.
   const flag = bareFlagOf(key.target);
-  const atoms = flag === undefined ? atomize(evaluate(key.target, node, scope)) : flagAtoms(flag, node);
-  if (atoms.length === 0) return undefined;
-  const value = String(atoms[0]);
+  const atom = flag === undefined ? atomize(evaluate(key.target, node, scope))[0] : flagValueOf(flag, node);
+  if (atom === undefined) return undefined;
+  const value = String(atom);
   if (key.pattern === undefined) return value;
   // key-field/@pattern: the key is the first capturing group of a full match.
   return fullMatch(key.pattern).exec(value)?.[1] || undefined;
@@ -1069,19 +1152,29 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     if (!context.constraints.some(runs)) continue;
     const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (const node of nodes) if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
+    }
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
-  for (const { context, node, scope } of sites) {
+  // Indexed loops: this function runs once per document, mostly unoptimised, where for-of allocates an iterator result
+  // per item.
+  for (let s = 0; s < sites.length; s++) {
+    const { context, node, scope } = sites[s]!;
     if (seen.size > 0) seen.clear();
-    for (const c of context.constraints) {
+    const constraints = context.constraints;
+    for (let k = 0; k < constraints.length; k++) {
+      const c = constraints[k]!;
       if (c.rule < 0 || !isActive[c.rule]) continue;
       try {
         // Indexes may be built in any context: the whole index, before any target.
         if (c.kind === "index-has-key") run.index(c.index!);
-        for (const target of evaluate(c.target, node, scope)) {
+        const targets = evaluate(c.target, node, scope);
+        for (let t = 0; t < targets.length; t++) {
+          const target = targets[t]!;
           try {
             if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
             else {
