@@ -1,23 +1,14 @@
 // Reads Metaschema external constraint files (`metaschema-meta-constraints`): each <context> with its <metapath
 // target>s, <let> variables and constraints, in file order.
+import { constraintFields, spaced, type ConstraintFields } from "../semantic/metaschema.js";
 import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "../semantic/xml.js";
 
-export type PackConstraintKind = "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
-const KINDS: readonly string[] = ["expect", "allowed-values", "matches", "index", "index-has-key", "is-unique"];
+const KINDS = ["expect", "allowed-values", "matches", "index", "index-has-key", "is-unique"] as const;
+export type PackConstraintKind = (typeof KINDS)[number];
 
-export interface FileConstraint {
+export interface FileConstraint extends ConstraintFields {
   kind: PackConstraintKind;
   id: string | undefined;
-  level: string;
-  target: string;
-  test: string | undefined;
-  values: string[];
-  allowOther: boolean;
-  regex: string | undefined;
-  datatype: string | undefined;
-  indexName: string | undefined;
-  keyFields: { target: string; pattern: string | undefined }[];
-  message: string | undefined;
   formalName: string | undefined;
   /** Where it is declared, for error messages: file and context number. */
   where: string;
@@ -27,10 +18,6 @@ export interface FileContext {
   targets: string[];
   lets: { name: string; expression: string }[];
   constraints: FileConstraint[];
-}
-
-function spaced(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
 }
 
 export function readConstraintFile(file: string, label: string): FileContext[] {
@@ -50,22 +37,12 @@ export function readConstraintFile(file: string, label: string): FileContext[] {
         lets.push({ name: element.attrs.var!, expression: spaced(element.attrs.expression!) });
         continue;
       }
-      if (!KINDS.includes(element.name)) throw new Error(`${where}: unsupported constraint element <${element.name}>`);
-      const message = firstChild(element, "message");
+      if (!(KINDS as readonly string[]).includes(element.name)) throw new Error(`${where}: unsupported constraint element <${element.name}>`);
       const formalName = firstChild(element, "formal-name");
       constraints.push({
+        ...constraintFields(element),
         kind: element.name as PackConstraintKind,
         id: element.attrs.id,
-        level: element.attrs.level ?? "ERROR",
-        target: spaced(element.attrs.target ?? "."),
-        test: element.attrs.test === undefined ? undefined : spaced(element.attrs.test),
-        values: childElements(element, "enum").map((e) => e.attrs.value!),
-        allowOther: element.attrs["allow-other"] === "yes",
-        regex: element.attrs.regex,
-        datatype: element.attrs.datatype,
-        indexName: element.attrs.name,
-        keyFields: childElements(element, "key-field").map((k) => ({ target: spaced(k.attrs.target!), pattern: k.attrs.pattern })),
-        message: message ? spaced(textContent(message)) : undefined,
         formalName: formalName ? spaced(textContent(formalName)) : undefined,
         where,
       });

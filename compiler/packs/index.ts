@@ -317,7 +317,7 @@ function compileConstraint(c: FileConstraint): PackConstraint {
       compiled.test = parseMetapath(c.test);
       break;
     case "allowed-values":
-      compiled.values = c.values;
+      compiled.values = c.enums.map((e) => e.value);
       compiled.allowOther = c.allowOther;
       break;
     case "matches": {

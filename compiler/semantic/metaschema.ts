@@ -92,8 +92,33 @@ export interface LoadedMetaschema {
 
 const DEFINE_KINDS = { "define-assembly": "assembly", "define-field": "field", "define-flag": "flag" } as const;
 
-function spaced(s: string): string {
+/** Whitespace runs as one space, trimmed: how Metapath expressions and messages are compared and shown. */
+export function spaced(s: string): string {
   return s.replace(/\s+/g, " ").trim();
+}
+
+/** What every constraint element declares, whether in a metaschema module or an external constraint file. */
+export type ConstraintFields = Pick<
+  RawConstraint,
+  "level" | "target" | "allowOther" | "enums" | "regex" | "datatype" | "indexName" | "keyFields" | "minOccurs" | "maxOccurs" | "test" | "message"
+>;
+
+export function constraintFields(c: XmlElement): ConstraintFields {
+  const message = firstChild(c, "message");
+  return {
+    level: c.attrs.level ?? "ERROR",
+    target: spaced(c.attrs.target ?? "."),
+    allowOther: c.attrs["allow-other"] === "yes",
+    enums: childElements(c, "enum").map((e) => ({ value: e.attrs.value! })),
+    regex: c.attrs.regex,
+    datatype: c.attrs.datatype,
+    indexName: c.attrs.name,
+    keyFields: childElements(c, "key-field").map((k) => ({ target: spaced(k.attrs.target!), pattern: k.attrs.pattern })),
+    minOccurs: c.attrs["min-occurs"] === undefined ? undefined : Number(c.attrs["min-occurs"]),
+    maxOccurs: c.attrs["max-occurs"] === undefined || c.attrs["max-occurs"] === "unbounded" ? undefined : Number(c.attrs["max-occurs"]),
+    test: c.attrs.test === undefined ? undefined : spaced(c.attrs.test),
+    message: message ? spaced(textContent(message)) : undefined,
+  };
 }
 
 export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
@@ -150,30 +175,11 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
       if (c.name === "remarks") continue;
       if (!(CONSTRAINT_KINDS as readonly string[]).includes(c.name)) throw new Error(`${def.contextPath}: unsupported constraint element <${c.name}>`);
       const kind = c.name as ConstraintKind;
-      const target = c.attrs.target ?? ".";
-      const baseKey = `${def.contextPath} ${kind} ${c.attrs.id ?? `target=${spaced(target)}`}`;
+      const fields = constraintFields(c);
+      const baseKey = `${def.contextPath} ${kind} ${c.attrs.id ?? `target=${fields.target}`}`;
       const count = (keyCounts.get(baseKey) ?? 0) + 1;
       keyCounts.set(baseKey, count);
-      const message = firstChild(c, "message");
-      constraints.push({
-        key: count === 1 ? baseKey : `${baseKey} #${count}`,
-        nistId: c.attrs.id,
-        kind,
-        level: c.attrs.level ?? "ERROR",
-        module: module.base,
-        context: def,
-        target: spaced(target),
-        allowOther: c.attrs["allow-other"] === "yes",
-        enums: childElements(c, "enum").map((e) => ({ value: e.attrs.value! })),
-        regex: c.attrs.regex,
-        datatype: c.attrs.datatype,
-        indexName: c.attrs.name,
-        keyFields: childElements(c, "key-field").map((k) => ({ target: spaced(k.attrs.target!), pattern: k.attrs.pattern })),
-        minOccurs: c.attrs["min-occurs"] === undefined ? undefined : Number(c.attrs["min-occurs"]),
-        maxOccurs: c.attrs["max-occurs"] === undefined || c.attrs["max-occurs"] === "unbounded" ? undefined : Number(c.attrs["max-occurs"]),
-        test: c.attrs.test === undefined ? undefined : spaced(c.attrs.test),
-        message: message ? spaced(textContent(message)) : undefined,
-      });
+      constraints.push({ key: count === 1 ? baseKey : `${baseKey} #${count}`, nistId: c.attrs.id, kind, module: module.base, context: def, ...fields });
     }
   };
 

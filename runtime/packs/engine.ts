@@ -82,6 +82,18 @@ class NotEvaluated {
   constructor(readonly message: string) {}
 }
 
+/** `compute` worked out once per key object (a syntax tree node, a pack's data) and kept while the key lives. */
+function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    const known = cache.get(key);
+    if (known !== undefined || cache.has(key)) return known as V;
+    const value = compute(key);
+    cache.set(key, value);
+    return value;
+  };
+}
+
 const DOCUMENT = -1;
 const FLAG = -2;
 // Keys of an XNode's cache besides syntax tree nodes.
@@ -91,34 +103,29 @@ const ORDER = Symbol("order");
 const ALL_DESCENDANTS = Symbol("descendants");
 
 /** Element names that can occur below each definition (for `//name`: subtrees that cannot hold one are skipped). */
-const REACHABLE = new WeakMap<PackData, Set<string>[]>();
-function reachableNames(data: PackData): Set<string>[] {
-  let table = REACHABLE.get(data);
-  if (table !== undefined) return table;
-  table = data.definitions.map(() => new Set<string>());
+const reachableNames = cachedPer((data: PackData): Set<string>[] => {
+  const table = data.definitions.map(() => new Set<string>());
   for (let changed = true; changed; ) {
     changed = false;
     data.definitions.forEach((row, def) => {
       if (row[0] !== "a") return;
-      const names = table![def]!;
+      const names = table[def]!;
       const before = names.size;
       for (const [name, , child] of row[2]) {
         names.add(name);
-        for (const below of table![child]!) names.add(below);
+        for (const below of table[child]!) names.add(below);
       }
       if (names.size !== before) changed = true;
     });
   }
-  REACHABLE.set(data, table);
   return table;
-}
+});
 
 /** Per definition, the child instances a `//names` search takes: [instance, holds a match, may lead to one]. */
 type SearchSteps = [instance: number, matches: boolean, below: boolean][];
-const SEARCH_PLANS = new WeakMap<PackData, Map<readonly string[] | symbol, Map<number, SearchSteps>>>();
+const searchPlansOf = cachedPer((_: PackData) => new Map<readonly string[] | symbol, Map<number, SearchSteps>>());
 function searchPlan(data: PackData, names: readonly string[] | undefined): (def: number, rows: [string, string, number][]) => SearchSteps {
-  let byNames = SEARCH_PLANS.get(data);
-  if (byNames === undefined) SEARCH_PLANS.set(data, (byNames = new Map()));
+  const byNames = searchPlansOf(data);
   const key = names ?? ALL_DESCENDANTS;
   let byDef = byNames.get(key);
   if (byDef === undefined) byNames.set(key, (byDef = new Map()));
@@ -577,25 +584,10 @@ class Run {
 }
 
 /** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
-const VARIABLE_FREE = new WeakMap<object, boolean>();
-function variableFree(tree: object): boolean {
-  let free = VARIABLE_FREE.get(tree);
-  if (free === undefined) {
-    free = !JSON.stringify(tree).includes('"type":"var"');
-    VARIABLE_FREE.set(tree, free);
-  }
-  return free;
-}
+const variableFree = cachedPer((tree: object): boolean => !JSON.stringify(tree).includes('"type":"var"'));
 
-/** A variable-free expression depends on its focus node only: its value is memoised per node. */
-const isPure = (expr: Expr): boolean => variableFree(expr);
-
-const MEMOISED = new WeakMap<Expr, boolean>();
-function isMemoised(expr: Expr): boolean {
-  let memoised = MEMOISED.get(expr);
-  if (memoised === undefined) MEMOISED.set(expr, (memoised = isPure(expr) && !isCheap(expr)));
-  return memoised;
-}
+/** A variable-free expression depends on its focus node only: its value is memoised per node, unless it is cheap. */
+const isMemoised = cachedPer((expr: Expr): boolean => variableFree(expr) && !isCheap(expr));
 
 /**
  * `@name = 'literal'` or `@name = ('a', 'b')` (general comparison), the commonest predicate: the flag's value is read
@@ -606,31 +598,20 @@ interface FlagComparison {
   flag: string;
   literals: (string | number)[];
 }
-const FLAG_COMPARISONS = new WeakMap<Expr, FlagComparison | null>();
-function flagComparisonOf(expr: Expr & { type: "cmp" | "vcmp" }): FlagComparison | null {
-  let known = FLAG_COMPARISONS.get(expr);
-  if (known !== undefined) return known;
+const flagComparisonOf = cachedPer((expr: Expr & { type: "cmp" | "vcmp" }): FlagComparison | null => {
   const flag = bareFlagOf(expr.left);
   // A value comparison takes one literal; a general comparison a literal or a sequence of them.
   const items = expr.right.type === "sequence" && expr.type === "cmp" ? expr.right.items : [expr.right];
-  known =
-    flag !== undefined && items.every((item) => item.type === "literal")
-      ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
-      : null;
-  FLAG_COMPARISONS.set(expr, known);
-  return known;
-}
+  return flag !== undefined && items.every((item) => item.type === "literal")
+    ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
+    : null;
+});
 
 /** The flag name of the path `@name`, or undefined for any other expression. */
-const BARE_FLAGS = new WeakMap<Expr, string | null>();
-function bareFlagOf(expr: Expr): string | undefined {
-  let name = BARE_FLAGS.get(expr);
-  if (name === undefined) {
-    const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
-    BARE_FLAGS.set(expr, (name = step?.axis === "flag" && step.predicates.length === 0 ? step.name : null));
-  }
-  return name ?? undefined;
-}
+const bareFlagOf = cachedPer((expr: Expr): string | undefined => {
+  const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+  return step?.axis === "flag" && step.predicates.length === 0 ? step.name : undefined;
+});
 
 /** The value of a flag of the focus (flags and atomic items have none). */
 const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
@@ -652,24 +633,14 @@ function isCheap(expr: Expr): boolean {
 type Evaluator = (focus: Item | undefined, scope: Scope) => Item[];
 
 /** Each syntax tree node's closure, compiled once: evaluations call closures rather than dispatch on the tree. */
-const COMPILED = new WeakMap<Expr, Evaluator>();
-function compiled(expr: Expr): Evaluator {
-  let evaluator = COMPILED.get(expr);
-  if (evaluator === undefined) COMPILED.set(expr, (evaluator = compile(expr)));
-  return evaluator;
-}
+const compiled = cachedPer(compile);
 
 /** The closure with per-node memoisation of a variable-free expression (predicates re-applied to the same nodes). */
-const COMPILED_ON = new WeakMap<Expr, Evaluator>();
-function compiledOn(expr: Expr): Evaluator {
-  let evaluator = COMPILED_ON.get(expr);
-  if (evaluator === undefined) {
-    const plain = compiled(expr);
-    evaluator = isMemoised(expr) ? (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(expr) ?? focus.put(expr, plain(focus, scope))) : plain(focus, scope)) : plain;
-    COMPILED_ON.set(expr, evaluator);
-  }
-  return evaluator;
-}
+const compiledOn = cachedPer((expr: Expr): Evaluator => {
+  const plain = compiled(expr);
+  if (!isMemoised(expr)) return plain;
+  return (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(expr) ?? focus.put(expr, plain(focus, scope))) : plain(focus, scope));
+});
 
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
   return compiled(expr)(focus, scope);
@@ -879,8 +850,8 @@ function planOf(step: Step): StepPlan {
   else {
     for (const predicate of step.predicates) {
       const parts = predicate.type === "and" ? predicate.items : [predicate];
-      const pureParts = parts.filter(isPure);
-      const impureParts = parts.filter((part) => !isPure(part));
+      const pureParts = parts.filter(variableFree);
+      const impureParts = parts.filter((part) => !variableFree(part));
       pure.push(...pureParts);
       if (impureParts.length > 0) impure.push(impureParts.length === 1 ? impureParts[0]! : { type: "and", items: impureParts });
     }
@@ -968,25 +939,24 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
 }
 
 /** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
-const CHILD_NAMES = new WeakMap<Expr, readonly string[] | null>();
-function childNamesOf(expr: Expr): readonly string[] | undefined {
-  let names = CHILD_NAMES.get(expr);
-  if (names === undefined) {
-    names = null;
-    if (expr.type === "path" && !expr.rootDescendant && expr.steps.every((step) => step.predicates.length === 0)) {
-      const last = expr.steps[expr.steps.length - 1];
-      if (last?.axis === "child" && expr.steps.slice(0, -1).every((step) => step.axis === "self")) names = last.names;
-    }
-    CHILD_NAMES.set(expr, names);
-  }
-  return names ?? undefined;
-}
+const childNamesOf = cachedPer((expr: Expr): readonly string[] | undefined => {
+  if (expr.type !== "path" || expr.rootDescendant || expr.steps.some((step) => step.predicates.length > 0)) return undefined;
+  const last = expr.steps[expr.steps.length - 1];
+  return last?.axis === "child" && expr.steps.slice(0, -1).every((step) => step.axis === "self") ? last.names : undefined;
+});
 
 /** A map entry's key: one atom or none; a flag (`@id`, the usual key) is read from the JSON without its node. */
 function entryKey(expr: Expr, focus: Item | undefined, scope: Scope): Atom | undefined {
   const flag = bareFlagOf(expr);
   if (flag === undefined) return single(evaluate(expr, focus, scope), "map:entry");
   return flagValueOf(flag, focus);
+}
+
+/** Adds an entry whose key the map does not hold yet. */
+function addEntry(map: MapItem, seen: Set<string>, key: string, value: Item[]): void {
+  seen.add(key);
+  map.keys.push(key);
+  map.values.push(value);
 }
 
 function stringArgument(args: readonly Expr[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
@@ -1014,22 +984,13 @@ function call(name: string, args: readonly Expr[], focus: Item | undefined, scop
           const key = entryKey(keyExpr!, item, scope);
           if (key === undefined) continue;
           const text = String(key);
-          if (seen.has(text)) continue;
-          seen.add(text);
-          merged.keys.push(text);
-          merged.values.push(evaluate(valueExpr!, item, scope));
+          if (!seen.has(text)) addEntry(merged, seen, text, evaluate(valueExpr!, item, scope));
         }
         return [merged];
       }
       for (const item of evaluate(source, focus, scope)) {
         if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
-        for (let i = 0; i < item.keys.length; i++) {
-          const key = item.keys[i]!;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          merged.keys.push(key);
-          merged.values.push(item.values[i]!);
-        }
+        for (let i = 0; i < item.keys.length; i++) if (!seen.has(item.keys[i]!)) addEntry(merged, seen, item.keys[i]!, item.values[i]!);
       }
       return [merged];
     }
