@@ -1,5 +1,7 @@
 ;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
 ;; - escape_non_ascii: the one-byte text of runtime/core/json-text.ts, each non-ASCII character as \u escapes;
+;; - skip_container: the finding locator's skip (runtime/core/locate.ts) over a container it does not walk into,
+;;   counting the line feeds it passes;
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
@@ -25,6 +27,10 @@
   (global $too_deep i32 (i32.const 1))
   (global $needs_text_pass i32 (i32.const 2))
   (global $flags (mut i32) (i32.const 0))
+
+  ;; skip_container results besides its return value: the line feeds it passed, and the document offset of the last.
+  (global $line_feeds (export "line_feeds") (mut i32) (i32.const 0))
+  (global $last_line_feed (export "last_line_feed") (mut i32) (i32.const -1))
 
   (func $hex_digit (param $byte i32) (result i32)
     (if (result i32) (i32.le_u (local.get $byte) (i32.const 0x39))
@@ -123,6 +129,72 @@
         (return)))
     (i32.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2))) (local.get $hash))
     (i32.store (local.get $count_at) (i32.add (local.get $count) (i32.const 1))))
+
+;; From the bracket or brace that opens a container at document offset $from, the offset just past the one that
+  ;; closes it, in a text JSON.parse has accepted; the document's length when the text ends first. Sets $line_feeds and
+  ;; $last_line_feed. Outside strings, the bytes acted on are quotes, brackets, braces and line feeds, found 16 at a
+  ;; time as in scan.
+  (func (export "skip_container") (param $from i32) (param $length i32) (result i32)
+    (local $end i32)
+    (local $at i32)
+    (local $bytes v128)
+    (local $folded v128)
+    (local $block i32)
+    (local $mask i32)
+    (local $byte i32)
+    (local $close i32)
+    (local $depth i32)
+    (global.set $line_feeds (i32.const 0))
+    (global.set $last_line_feed (i32.const -1))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $at (i32.add (global.get $document_start) (local.get $from)))
+    (block $done
+      (loop $classify_from_at
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $block (i32.and (local.get $at) (i32.const -16)))
+        (local.set $bytes (v128.load (local.get $block)))
+        (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
+        (local.set $mask
+          (i32.and
+            (i8x16.bitmask
+              (v128.or
+                (v128.or
+                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
+                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x0a))))
+                (v128.or
+                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
+                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
+            (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
+        (loop $next
+          (if (i32.eqz (local.get $mask))
+            (then
+              (local.set $at (i32.add (local.get $block) (i32.const 16)))
+              (br $classify_from_at)))
+          (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
+          (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
+          (local.set $byte (i32.load8_u (local.get $at)))
+          (if (i32.eq (local.get $byte) (i32.const 0x22))
+            (then
+              (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
+              (local.set $at (i32.add (local.get $close) (i32.const 1)))
+              (br_if $classify_from_at (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16))))
+              (local.set $mask
+                (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
+              (br $next)))
+          (if (i32.eq (local.get $byte) (i32.const 0x0a))
+            (then
+              (global.set $line_feeds (i32.add (global.get $line_feeds) (i32.const 1)))
+              (global.set $last_line_feed (i32.sub (local.get $at) (global.get $document_start)))
+              (br $next)))
+          ;; { and [ (bit 1 set) open, } and ] close.
+          (if (i32.and (local.get $byte) (i32.const 2))
+            (then
+              (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+              (br $next)))
+          (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+          (br_if $next (local.get $depth))
+          (return (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start))))))
+    (local.get $length))
 
   (func (export "scan") (param $length i32) (result i32)
     (local $end i32)

@@ -1,5 +1,5 @@
 // The byte-level JSON work compiled to WebAssembly (compiler/json-wasm/json-wasm.wat): escaping non-ASCII characters
-// for json-text.ts and the structure scan of json-structure.ts, with the same results as their JavaScript versions,
+// for json-text.ts, the structure scan of json-structure.ts and the container skip of locate.ts, with the same results as their JavaScript versions,
 // several times faster warm and at full speed from the first call in a cold process. Where WebAssembly or its SIMD
 // instructions are unavailable (or a content security policy forbids compiling it), callers use the JavaScript.
 import { JSON_WASM_BASE64 } from "#generated/json-wasm.js";
@@ -11,6 +11,9 @@ interface Instance {
   scan: (length: number) => number;
   nonAsciiBytes: (length: number) => number;
   escapeNonAscii: (length: number, out: number) => number;
+  skipContainer: (from: number, length: number) => number;
+  lineFeeds: WebAssembly.Global;
+  lastLineFeed: WebAssembly.Global;
 }
 
 const TOO_DEEP = 1;
@@ -32,6 +35,9 @@ function instantiate(module: WebAssembly.Module): Instance {
     scan: exports.scan as Instance["scan"],
     nonAsciiBytes: exports.non_ascii_bytes as Instance["nonAsciiBytes"],
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
+    skipContainer: exports.skip_container as Instance["skipContainer"],
+    lineFeeds: exports.line_feeds as WebAssembly.Global,
+    lastLineFeed: exports.last_line_feed as WebAssembly.Global,
   };
 }
 
@@ -103,4 +109,37 @@ export function wasmEscapeNonAscii<T>(bytes: Uint8Array, worthEscaping: (nonAsci
   const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, out, written));
   release(wasm);
   return text;
+}
+
+/** Skips containers of one loaded document; `lineFeeds` and `lastLineFeed` describe the last skip. */
+export interface ContainerSkipper {
+  /** From the bracket or brace at byte offset `from`, the offset just past the one that closes it. */
+  skip(from: number): number;
+  /** Line feeds the last skip passed, and the byte offset of the last of them (-1 when none). */
+  readonly lineFeeds: number;
+  readonly lastLineFeed: number;
+}
+
+/**
+ * Lends `use` a container skipper over `bytes` (a text JSON.parse has accepted), or undefined where WebAssembly cannot
+ * run; the skipper is valid only during the call, as the module's memory holds one document at a time.
+ */
+export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: ContainerSkipper | undefined) => T): T {
+  const wasm = instance();
+  if (wasm === undefined || load(wasm, bytes) === undefined) return use(undefined);
+  const { skipContainer, lineFeeds, lastLineFeed } = wasm;
+  const length = bytes.length;
+  try {
+    return use({
+      skip: (from) => skipContainer(from, length),
+      get lineFeeds() {
+        return lineFeeds.value as number;
+      },
+      get lastLineFeed() {
+        return lastLineFeed.value as number;
+      },
+    });
+  } finally {
+    release(wasm);
+  }
 }

@@ -4,6 +4,7 @@
 // inside it: everything else is skipped bracket by bracket.
 import type { ValidationIssue } from "./report.js";
 import { pointerTokens } from "./json-pointer.js";
+import { withWasmContainerSkipper, type ContainerSkipper } from "./json-wasm.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, LINE_FEED, OPEN_ARRAY, OPEN_OBJECT, QUOTE, byteOrderMarkLength } from "./json-bytes.js";
 
 export interface SourcePosition {
@@ -90,12 +91,19 @@ interface Frame {
  * of at the end of the text: reports list their findings in document order, so the scan stops at the last reported.
  */
 export function jsonLocator(bytes: Uint8Array, namesRepeat = true): Locator {
-  return (requests) => {
-    const positions: (SourcePosition | undefined)[] = new Array(requests.length).fill(undefined);
-    const { root, placeable } = pointerTree(requests);
-    new JsonScan(bytes, positions).run(root, namesRepeat ? Number.POSITIVE_INFINITY : placeable);
-    return positions;
-  };
+  return (requests) => withWasmContainerSkipper(bytes, (skipper) => locate(bytes, requests, namesRepeat, skipper));
+}
+
+/** The same without WebAssembly, as where it cannot run. */
+export function jsonLocatorInJs(bytes: Uint8Array, namesRepeat = true): Locator {
+  return (requests) => locate(bytes, requests, namesRepeat, undefined);
+}
+
+function locate(bytes: Uint8Array, requests: readonly LocationRequest[], namesRepeat: boolean, skipper: ContainerSkipper | undefined): (SourcePosition | undefined)[] {
+  const positions: (SourcePosition | undefined)[] = new Array(requests.length).fill(undefined);
+  const { root, placeable } = pointerTree(requests);
+  new JsonScan(bytes, positions, skipper).run(root, namesRepeat ? Number.POSITIVE_INFINITY : placeable);
+  return positions;
 }
 
 // The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
@@ -121,6 +129,8 @@ class JsonScan {
   constructor(
     private readonly bytes: Uint8Array,
     private readonly positions: (SourcePosition | undefined)[],
+    /** Skips the containers the scan does not walk into, where WebAssembly runs (most of the text, most often). */
+    private readonly skipper: ContainerSkipper | undefined,
   ) {
     this.lineStart = byteOrderMarkLength(bytes);
   }
@@ -222,6 +232,15 @@ class JsonScan {
     if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) {
       while (i < bytes.length && !isWhitespace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
       return i;
+    }
+    const skipper = this.skipper;
+    if (skipper !== undefined) {
+      const end = skipper.skip(i);
+      if (skipper.lineFeeds > 0) {
+        this.line += skipper.lineFeeds;
+        this.lineStart = skipper.lastLineFeed + 1;
+      }
+      return end;
     }
     let depth = 0;
     for (; i < bytes.length; ) {

@@ -2,7 +2,7 @@
 // Every expected position below is counted by hand from the document text written next to it.
 import { describe, expect, it } from "vitest";
 import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
-import { jsonLocator } from "../../runtime/core/locate.js";
+import { jsonLocator, jsonLocatorInJs, type LocationRequest } from "../../runtime/core/locate.js";
 import { pointerTokens } from "../../runtime/core/json-pointer.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
@@ -181,6 +181,47 @@ describe("finding positions on the corpus", () => {
       }
     }
     expect(placedCount).toBeGreaterThan(100);
+  });
+});
+
+/** Value pointers of every `every`-th node of a parsed document, in document order (the root excluded). */
+function samplePointers(value: unknown, every: number): LocationRequest[] {
+  const requests: LocationRequest[] = [];
+  let seen = 0;
+  const visit = (node: unknown, pointer: string): void => {
+    if (pointer !== "" && seen++ % every === 0) requests.push({ pointer, target: "value" });
+    if (node === null || typeof node !== "object") return;
+    const entries = Array.isArray(node) ? node.map((child, i) => [String(i), child] as const) : Object.entries(node);
+    for (const [name, child] of entries) visit(child, `${pointer}/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+  };
+  visit(value, "");
+  return requests;
+}
+
+describe("the WebAssembly container skip", () => {
+  const filler = (length: number) => "x".repeat(length);
+
+  it("places what the JavaScript scan places: brackets, escaped quotes and line feeds on every side of the 16-byte blocks", () => {
+    for (let pad = 0; pad < 40; pad++) {
+      // A string holding brackets, an escaped backslash and an escaped quote; nested arrays; CRLF; a string ending in an
+      // escaped backslash; all shifted one byte further against the block edges each round.
+      const skipped = `[{"${filler(pad)}": "]}\\\\\\"[{"},\n[${"[],".repeat(pad % 7)}[]],\r\n"${filler(pad)}\\\\"]`;
+      const text = `{"a": ${skipped},\n  "b": {"c": [1,\n 2]}}`;
+      JSON.parse(text);
+      // Past "a" skipped whole (its line feeds counted in the skip), and into it.
+      for (const pointers of [["/b/c/1", "/b"], ["/a/1", "/a/0", "/b"]]) {
+        const requests = pointers.map((pointer) => ({ pointer, target: "value" as const }));
+        expect(jsonLocator(encode(text))(requests), text).toEqual(jsonLocatorInJs(encode(text))(requests));
+      }
+    }
+  });
+
+  it("places what the JavaScript scan places on every corpus document", () => {
+    for (const document of listCorpus()) {
+      const bytes = readCorpusBytes(document);
+      const requests = samplePointers(JSON.parse(new TextDecoder().decode(bytes)), 997);
+      expect(jsonLocator(bytes, false)(requests), document.file).toEqual(jsonLocatorInJs(bytes, false)(requests));
+    }
   });
 });
 
