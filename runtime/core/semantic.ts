@@ -46,17 +46,22 @@ function activeRules(ids: Iterable<string>): ActiveRules {
 
 const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
 
+/**
+ * The active rules for rule ids and pack names requested. A pack's name also counts as a group name among the rule ids
+ * (`rules=fedramp` over HTTP, where listing every pack rule would not fit a sensible query string).
+ */
 export function resolveSemanticRules(
   requested: readonly string[],
   packs: readonly string[] = [],
 ): { ok: true; active: ActiveRules } | { ok: false; unknownId: string } | { ok: false; unknownPack: string } {
-  const unknownId = requested.find((id) => !KNOWN_RULES.has(id));
+  const unknownId = requested.find((id) => !KNOWN_RULES.has(id) && !PACK_RULES.has(id));
   if (unknownId !== undefined) return { ok: false, unknownId };
   const unknownPack = packs.find((name) => !PACK_RULES.has(name));
   if (unknownPack !== undefined) return { ok: false, unknownPack };
-  const packIds = packs.flatMap((name) => PACK_RULES.get(name)!);
-  if (packIds.length === 0 && requested.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
-  return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...requested]) };
+  const packIds = [...packs, ...requested.filter((item) => PACK_RULES.has(item))].flatMap((name) => PACK_RULES.get(name)!);
+  const ruleIds = requested.filter((item) => KNOWN_RULES.has(item));
+  if (packIds.length === 0 && ruleIds.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
+  return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...ruleIds]) };
 }
 
 /** The names of the rule packs this build holds. */

@@ -34,7 +34,7 @@ export const VALIDATE_PARAMETERS = {
   level: { values: ["schema", "full"], default: "schema", description: "Validation depth: `schema` runs the JSON Schema layer only; `full` adds the semantic layer when the schema layer passes." },
   rules: {
     description:
-      "Comma-separated default-off semantic rule ids to enable on top of the default set, rule-pack rules (`FRR-NNN.a`, FedRAMP's constraints) included, each by its id. Valid only with `level=full`; an unknown id is rejected. Empty items are ignored. The service reads no other document: a pack rule that needs one reports a `not-evaluated` warning and makes `complete` false.",
+      "Comma-separated default-off semantic rule ids to enable on top of the default set, rule-pack rules (`FRR-NNN.a`, FedRAMP's constraints) included; a rule pack's name (`fedramp`) enables all of its rules. Valid only with `level=full`; an unknown id or name is rejected. Empty items are ignored. The service reads no other document: a pack rule that needs one reports a `not-evaluated` warning and makes `complete` false.",
   },
   "oscal-version": { values: [VALIDATOR_RELEASE], description: `Pins the OSCAL specification version; only \`${VALIDATOR_RELEASE}\` is accepted, other values are reserved for future releases.` },
 } as const;

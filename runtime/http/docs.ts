@@ -215,8 +215,9 @@ PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-commo
 FRR FedRAMP's rule pack, JSON the document's text (always on, at every level, not selectable).
 Constraints sharing a NIST id share the number and take successive letters.</li>
 <li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
-${defaultOff.join(", ")}, and every rule of a rule pack. Each is named by its id (a comma-separated list; there is no
-name for a whole pack); an unknown id is refused with 400 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
+${defaultOff.join(", ")}, and every rule of a rule pack. Each is named by its id, in a comma-separated list; a pack's
+name (${RULE_PACKS.map((name) => `<code>${escapeHtml(name)}</code>`).join(", ")}) names all of its rules. An unknown id or name is refused with 400
+<code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
 <li>The service reads no document but the one submitted. A pack rule that needs another one (the imported profile,
 resolved, or a diagram's file) gives one <code>warning</code> with keyword <code>not-evaluated</code> and makes the
 report's <code>complete</code> false; the command line and the library can supply local copies of such documents.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket, readResponse, requestHead, writeQuietly } from "./support/raw-http.js";
 import { FEDRAMP_FLAGGED_SSP, JSON_HEADERS, MANY_ISSUES_CATALOG, SCHEMA_INVALID_CATALOG, VALIDATE, VALID_CATALOG, catalog, deeplyNestedCatalog, post } from "./support/documents.js";
 import { servedOpenApi, type ServedOpenApi } from "./support/openapi.js";
+import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
 import { startService, TRANSPORTS, type TestService } from "./support/service.js";
 
 const MIB = 1024 * 1024;
@@ -224,6 +225,16 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       expect(needsDocument.complete).toBe(false);
     });
 
+    it("runs every rule of a pack named in rules=, as if each were listed by id", async () => {
+      const packIds = RULE_CATALOG.filter((rule) => rule.set === "fedramp").map((rule) => rule.id);
+      const byName = (await (await validate(FEDRAMP_FLAGGED_SSP, "?level=full&rules=fedramp")).json()) as Record<string, any>;
+      const byIds = (await (await validate(FEDRAMP_FLAGGED_SSP, `?level=full&rules=${packIds.join(",")}`)).json()) as Record<string, any>;
+      conforms("ValidationReport", byName);
+      expect(byName.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-001.a", path: "/system-security-plan/metadata/parties/0/addresses/0/type" }));
+      expect(byName.meta.semanticRules).toEqual(byIds.meta.semanticRules);
+      expect({ ...byName, meta: { ...byName.meta, durationMs: 0 } }).toEqual({ ...byIds, meta: { ...byIds.meta, durationMs: 0 } });
+    });
+
     it("caps issues at 200 and reports the true total", async () => {
       const report = (await (await validate(MANY_ISSUES_CATALOG)).json()) as Record<string, any>;
       expect(report.issues).toHaveLength(200);
@@ -258,7 +269,8 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       ["?rules=CAT-001.a", "level=full"],
       ["?level=full&rules=NO-SUCH-999.z", "NO-SUCH-999.z"],
       ["?level=full&rules=FRR-999.a", "FRR-999.a"],
-      ["?level=full&rules=fedramp", "fedramp"],
+      ["?level=full&rules=fedramp-high", "fedramp-high"],
+      ["?rules=fedramp", "level=full"],
       ["?levle=full", "levle"],
       ["?level=full&level=schema", "more than once"],
     ])("rejects %s with 400 ERR_UNSUPPORTED_PARAMETER", async (query, mention) => {
