@@ -1,8 +1,8 @@
 // Builds the validation page's browser bundle into the directory given as the only argument (make build puts it in
-// dist/browser/): the page script, its stylesheet, the worker, a small shared core, and one chunk per model plus one
-// for the semantic rules, each fetched only when a document needs it. File names carry a content hash, so the
-// service can let browsers cache them for good; bundle.json tells the service which file is which. Each file also
-// gets a gzip copy (.gz), made here once rather than at every start of the service.
+// dist/browser/): the page script, its stylesheet, the worker, a small shared core, and one chunk per model, one for
+// the semantic rules and one per rule pack, each fetched only when a validation needs it. File names carry a content
+// hash, so the service can let browsers cache them for good; bundle.json tells the service which file is which. Each
+// file also gets a gzip copy (.gz), made here once rather than at every start of the service.
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -23,8 +23,7 @@ function coreManifest() {
     validator: manifest.validator,
     schemaSource: manifest.schemaSource,
     patches: manifest.patches.map(({ id }) => ({ id })),
-    // Rule packs are not offered in the browser yet: their rules stay out (see runtime/browser/pack-registry.ts).
-    semanticRules: manifest.semanticRules.filter((rule) => rule.set === undefined).map(({ id, defaultOn }) => ({ id, defaultOn })),
+    semanticRules: manifest.semanticRules.map(({ id, defaultOn, set }) => (set === undefined ? { id, defaultOn } : { id, defaultOn, set })),
   };
 }
 
@@ -45,6 +44,13 @@ const browserTargets = {
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));
     bundle.onResolve({ filter: /^#generated\/manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
     bundle.onLoad({ filter: /.*/, namespace: "core-manifest" }, () => ({ contents: JSON.stringify(coreManifest()), loader: "json" }));
+    // One chunk per rule pack: a module of loaders, one literal import each, so that the bundler splits them.
+    bundle.onResolve({ filter: /^oscal-packs$/ }, () => ({ path: "packs", namespace: "oscal-packs" }));
+    bundle.onLoad({ filter: /.*/, namespace: "oscal-packs" }, () => {
+      const packNames = JSON.parse(readFileSync(path.join(generated, "manifest.json"), "utf8")).packs.map((pack) => pack.name);
+      const loaders = packNames.map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(path.join(generated, "packs", `${name}.cjs`))})`);
+      return { contents: `export default {${loaders.join(", ")}};\n`, resolveDir: root, loader: "js" };
+    });
     bundle.onResolve({ filter: /^oscal-model:/ }, (args) => ({ path: args.path.slice("oscal-model:".length), namespace: "oscal-model" }));
     bundle.onLoad({ filter: /.*/, namespace: "oscal-model" }, (args) => {
       const file = (suffix) => JSON.stringify(path.join(generated, "validators", `${args.path}${suffix}`));

@@ -4,3 +4,9 @@ declare module "oscal-model:*" {
   export const validate: CompiledValidator;
   export const collecting: CollectingValidators;
 }
+
+// The rule packs' data chunks scripts/build-browser.mjs makes from generated/packs/<name>.cjs, by pack name.
+declare module "oscal-packs" {
+  const chunks: Readonly<Record<string, (() => Promise<{ default: unknown }>) | undefined>>;
+  export default chunks;
+}

@@ -1,7 +1,20 @@
-// The browser's stand-in for #generated/packs/index.js (the bundle build aliases that import here): the validation page
-// does not offer rule packs yet, and the bundle's manifest leaves their rules out, so none can be selected.
-export const PACK_NAMES: readonly string[] = [];
+// The browser's stand-in for #generated/packs/index.js (the bundle build aliases that import here). Each rule pack's
+// data is a chunk of its own, fetched only when a validation names the pack; packData keeps the synchronous shape the
+// core calls.
+import PACK_CHUNKS from "oscal-packs";
+
+export const PACK_NAMES: readonly string[] = Object.freeze(Object.keys(PACK_CHUNKS));
+
+const loaded = new Map<string, unknown>();
+
+export async function loadPack(name: string): Promise<void> {
+  const chunk = PACK_CHUNKS[name];
+  // A CommonJS module: its exports object is the namespace's default.
+  if (chunk !== undefined && !loaded.has(name)) loaded.set(name, (await chunk()).default);
+}
 
 export function packData(name: string): unknown {
-  throw new Error(`the rule pack ${name} is not available in the browser`);
+  const data = loaded.get(name);
+  if (data === undefined) throw new Error(`the rule pack ${name} is not loaded`);
+  return data;
 }

@@ -110,7 +110,9 @@ async function run(): Promise<void> {
   }
   const format = radioValue("format") === "yaml" ? "yaml" : "json";
   const level = radioValue("level") === "full" ? "full" : "schema";
-  const rules = ruleIdList(element<HTMLInputElement>("rules").value);
+  // A checked rule pack is named among the rules: its name enables all of its rules, in the worker and in the API.
+  const packs = [...document.querySelectorAll<HTMLInputElement>('input[name="pack"]:checked')].map((box) => box.value);
+  const rules = [...ruleIdList(element<HTMLInputElement>("rules").value), ...packs];
   const mode = selectedMode();
   const text = new TextDecoder().decode(bytes);
   // The worker takes the bytes over; the page keeps its own copy for the API and for a second run.

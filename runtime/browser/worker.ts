@@ -4,6 +4,7 @@ import { MODELS, type Model } from "../core/report.js";
 import { validateBytes, type ValidationOutcome } from "../core/validate.js";
 import type { YamlValidationOutcome } from "../core/yaml.js";
 import { ChunkNotLoaded, loadModel, loadSemantic } from "./validator-registry.js";
+import { loadPack, PACK_NAMES } from "./pack-registry.js";
 import type { ValidationRequest, WorkerMessage } from "./worker-protocol.js";
 
 const scope = self as unknown as { onmessage: (event: MessageEvent<ValidationRequest>) => void; postMessage(message: WorkerMessage): void };
@@ -22,6 +23,11 @@ async function validate(request: ValidationRequest): Promise<WorkerMessage> {
   if (request.level === "full") {
     scope.postMessage({ kind: "progress", stage: "Loading the semantic rules…" });
     await loadSemantic();
+    // A rule pack named among the rules (its rules all enabled) is fetched before the run, which reads it synchronously.
+    for (const name of request.rules.filter((item) => PACK_NAMES.includes(item))) {
+      scope.postMessage({ kind: "progress", stage: `Loading the ${name} rule pack…` });
+      await loadPack(name);
+    }
   }
   const model = leadingModel(bytes);
   if (model !== undefined) {

@@ -21,7 +21,7 @@ export interface PublishedLimits {
   key: RateLimits;
 }
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Inline `code` spans of the definitions' Markdown-ish text. */
 const inline = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 

@@ -5,6 +5,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MEDIA_TYPES, PATHS, SERVICE_NAME } from "./api-definition.js";
+import { escapeHtml } from "./docs.js";
+import { RULE_CATALOG } from "../core/rule-catalog.js";
+import { RULE_PACKS } from "../core/semantic.js";
 import { immutableResponse, staticResponse } from "./responses.js";
 import type { StaticResource } from "./static-content.js";
 
@@ -82,7 +85,7 @@ validators the service runs: it is never uploaded. Through the API, it is sent t
 <fieldset><legend>Where</legend>
 <label><input type="radio" name="mode" value="browser" checked> In this browser</label>
 <label><input type="radio" name="mode" value="api"> Through the API</label></fieldset>
-</div>
+${packChoices()}</div>
 <div><label for="rules">Extra rules (default-off rule ids, comma-separated; level full)</label><br>
 <input type="text" id="rules" autocomplete="off" spellcheck="false"></div>
 <div id="api-key-field" hidden><label for="api-key">API key (optional; kept in this page only)</label><br>
@@ -91,3 +94,13 @@ validators the service runs: it is never uploaded. Through the API, it is sent t
 </form>
 <div id="status-line"><progress id="progress" hidden aria-label="Validating"></progress><p id="status" role="status" aria-live="polite"></p></div>
 <section id="results" aria-label="Results"></section>`;
+
+/** A box per rule pack: checking it enables all of the pack's rules (the page adds its name to the rules). */
+function packChoices(): string {
+  if (RULE_PACKS.length === 0) return "";
+  const boxes = RULE_PACKS.map((name) => {
+    const rules = RULE_CATALOG.filter((rule) => rule.set === name).length;
+    return `<label><input type="checkbox" name="pack" value="${escapeHtml(name)}"> ${escapeHtml(name)} (${rules} rules)</label>`;
+  });
+  return `<fieldset><legend>Rule packs (level full)</legend>\n${boxes.join("\n")}</fieldset>`;
+}

@@ -17,12 +17,13 @@ const CORPUS = join(repoRoot, "../shared/corpus");
 const VALID_DOCUMENT = join(CORPUS, "component-definition/oscal-cli-example-component-definition-valid.json");
 const INVALID_DOCUMENT = join(CORPUS, "mapping-collection/example-mapping-sp800-53-rev4-to-harmonized-v1.0.json");
 const SP800_53 = join(CORPUS, "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
+const FEDRAMP_SSP = join(repoRoot, "../shared/fedramp/content/fedramp-ssp-example.json");
 const SCREENSHOTS = join(repoRoot, "test-output/screenshots");
 /** Two validations per minute: the third request of a client is refused. */
 const ANON_RATE_PER_MINUTE = 2;
 
-function libraryReport(file: string, level: "schema" | "full"): ValidationReport {
-  const result = validate(readFileSync(file), { level });
+function libraryReport(file: string, level: "schema" | "full", rules: string[] = []): ValidationReport {
+  const result = validate(readFileSync(file), { level, rules });
   if (result.kind !== "report") throw new Error(`${file}: ${result.error.code}`);
   return result.report;
 }
@@ -152,6 +153,23 @@ describe("the validation page", () => {
     for (const finding of findings) expect(finding.ruleLink).toBe(`/docs/rules#${encodeURIComponent(finding.rule)}`);
   });
 
+  it("runs FedRAMP's rule pack in the browser when its box is checked, fetching the pack only then", async () => {
+    requests.length = 0;
+    await page.check('input[name="pack"][value="fedramp"]');
+    await validateOnPage(page, { file: FEDRAMP_SSP, level: "full", mode: "browser" });
+    await page.uncheck('input[name="pack"][value="fedramp"]');
+    const expected = libraryReport(FEDRAMP_SSP, "full", ["fedramp"]);
+    expect(expected.issues.filter((issue) => issue.ruleId.startsWith("FRR-")).length).toBeGreaterThan(0);
+    expect(withoutDuration(await shownReport(page))).toEqual(withoutDuration(expected));
+    const fetched = requests.map((request) => new URL(request.url()).pathname);
+    expect(fetched.filter((path) => /\/validate\/assets\/fedramp-/.test(path))).toHaveLength(1);
+
+    requests.length = 0;
+    await validateOnPage(page, { file: VALID_DOCUMENT, level: "full", mode: "browser" });
+    expect(withoutDuration(await shownReport(page))).toEqual(withoutDuration(libraryReport(VALID_DOCUMENT, "full")));
+    expect(requests.some((request) => /\/validate\/assets\/fedramp-/.test(new URL(request.url()).pathname))).toBe(false);
+  });
+
   it("takes a dropped file, and works with the keyboard alone", async () => {
     const fresh = await browser.newPage();
     await fresh.goto(service.url("/validate"));
@@ -166,11 +184,11 @@ describe("the validation page", () => {
     // From the text box, Tab reaches each choice group, the rules, then the button; Enter validates.
     await fresh.focus("#text");
     const stops: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await fresh.keyboard.press("Tab");
       stops.push(await fresh.evaluate(() => (document.activeElement as HTMLInputElement).name || document.activeElement!.id));
     }
-    expect(stops).toEqual(["format", "level", "mode", "rules", "submit"]);
+    expect(stops).toEqual(["format", "level", "mode", "pack", "rules", "submit"]);
     await fresh.keyboard.press("Enter");
     await fresh.waitForSelector("#verdict");
     expect(await fresh.evaluate(() => document.activeElement?.id)).toBe("verdict");
