@@ -43,23 +43,32 @@ function toIssue(model: Model, release: string, error: SchemaError, value: unkno
  * from the end of the list lets nested alternatives be reduced inside their branch first.
  */
 function reduceAlternatives(errors: readonly SchemaError[], document: unknown, validators: CollectingValidators): SchemaError[] {
-  const reduced: SchemaError[][] = [];
-  let end = errors.length;
-  while (end > 0) {
+  return reduceRange(errors, 0, errors.length, document, validators);
+}
+
+/**
+ * The reduced errors of errors[from, to). Ranges of the one list rather than copies, and no allocation per error: a
+ * document may have tens of thousands of errors, inside alternatives nested several deep.
+ */
+function reduceRange(errors: readonly SchemaError[], from: number, to: number, document: unknown, validators: CollectingValidators): SchemaError[] {
+  const reversed: SchemaError[] = [];
+  let end = to;
+  while (end > from) {
     const error = errors[end - 1]!;
     const branchNames = (error.keyword === "anyOf" || error.keyword === "oneOf") && error.params.passingSchemas === undefined
       ? validators.branches[error.schemaPath]
       : undefined;
-    const branchRuns = branchNames && splitIntoBranches(errors, end - 1, error.instancePath, branchNames, document, validators);
+    const branchRuns = branchNames && splitIntoBranches(errors, from, end - 1, error.instancePath, branchNames, document, validators);
     if (!branchRuns) {
-      reduced.push([error]);
+      reversed.push(error);
       end -= 1;
       continue;
     }
-    reduced.push(closestBranch(branchRuns, error.instancePath));
+    const closest = closestBranch(branchRuns, error.instancePath);
+    for (let i = closest.length - 1; i >= 0; i--) reversed.push(closest[i]!);
     end -= 1 + branchRuns.reduce((sum, run) => sum + run.rawCount, 0);
   }
-  return reduced.reverse().flat();
+  return reversed.reverse();
 }
 
 interface BranchRun {
@@ -67,9 +76,13 @@ interface BranchRun {
   errors: SchemaError[];
 }
 
-/** The reduced errors of each branch, or undefined when the run does not split as expected (then nothing is merged). */
+/**
+ * The reduced errors of each branch of the alternative at `alternativeIndex`, whose branch errors lie in
+ * errors[from, alternativeIndex); undefined when the run does not split as expected (then nothing is merged).
+ */
 function splitIntoBranches(
   errors: readonly SchemaError[],
+  from: number,
   alternativeIndex: number,
   instancePath: string,
   branchNames: readonly string[],
@@ -83,12 +96,11 @@ function splitIntoBranches(
   });
   if (counts.includes(0)) return undefined;
   let start = alternativeIndex - counts.reduce((sum, count) => sum + count, 0);
-  if (start < 0) return undefined;
+  if (start < from) return undefined;
+  for (let i = start; i < alternativeIndex; i++) if (!isAtOrBelow(errors[i]!.instancePath, instancePath)) return undefined;
   const runs: BranchRun[] = [];
   for (const count of counts) {
-    const slice = errors.slice(start, start + count);
-    if (!slice.every((error) => isAtOrBelow(error.instancePath, instancePath))) return undefined;
-    runs.push({ rawCount: count, errors: reduceAlternatives(slice, document, validators) });
+    runs.push({ rawCount: count, errors: reduceRange(errors, start, start + count, document, validators) });
     start += count;
   }
   return runs;
@@ -106,7 +118,7 @@ function closestBranch(runs: readonly BranchRun[], instancePath: string): Schema
 }
 
 function isAtOrBelow(path: string, ancestor: string): boolean {
-  return path === ancestor || path.startsWith(`${ancestor}/`);
+  return path.startsWith(ancestor) && (path.length === ancestor.length || path.charCodeAt(ancestor.length) === 0x2f);
 }
 
 function valueAt(root: unknown, pointer: string): unknown {
