@@ -15,17 +15,11 @@ if (process.argv.length !== 3) throw new Error("usage: node scripts/build-browse
 const generated = path.join(root, "generated");
 const browserSources = path.join(root, "runtime/browser");
 
-/** The manifest fields the core reads (validate.ts, semantic.ts): the rest, mostly schema rule lists, stays out. */
+/** The runtime manifest the core reads (validate.ts, semantic.ts), less the pack rules. */
 function coreManifest() {
-  const manifest = JSON.parse(readFileSync(path.join(generated, "manifest.json"), "utf8"));
-  return {
-    engine: manifest.engine,
-    validator: manifest.validator,
-    schemaSource: manifest.schemaSource,
-    patches: manifest.patches.map(({ id }) => ({ id })),
-    // Rule packs are not offered in the browser yet: their rules stay out (see runtime/browser/pack-registry.ts).
-    semanticRules: manifest.semanticRules.filter((rule) => rule.set === undefined).map(({ id, defaultOn }) => ({ id, defaultOn })),
-  };
+  const manifest = JSON.parse(readFileSync(path.join(generated, "runtime-manifest.json"), "utf8"));
+  // Rule packs are not offered in the browser yet: their rules stay out (see runtime/browser/pack-registry.ts).
+  return { ...manifest, semanticRules: manifest.semanticRules.filter((rule) => rule.set === undefined) };
 }
 
 /** Points the core's node-only imports at their browser variants, and makes a module of each model's validators. */
@@ -43,7 +37,7 @@ const browserTargets = {
     };
     const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));
-    bundle.onResolve({ filter: /^#generated\/manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
+    bundle.onResolve({ filter: /^#generated\/runtime-manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
     bundle.onLoad({ filter: /.*/, namespace: "core-manifest" }, () => ({ contents: JSON.stringify(coreManifest()), loader: "json" }));
     bundle.onResolve({ filter: /^oscal-model:/ }, (args) => ({ path: args.path.slice("oscal-model:".length), namespace: "oscal-model" }));
     bundle.onLoad({ filter: /.*/, namespace: "oscal-model" }, (args) => {
