@@ -5,7 +5,7 @@
 # What the generator reads. The NIST files it takes from ../shared are pinned by the sums in schemas/ (a different file
 # stops the build), so the sums stand for them; package-lock.json pins the tool versions written into the output.
 GENERATOR_INPUTS := $(shell find compiler patches schemas -type f 2>/dev/null) package-lock.json
-RUNTIME_SOURCES := $(shell find runtime -name '*.ts' -o -name '*.cts' 2>/dev/null) tsconfig.json package.json
+RUNTIME_SOURCES := $(shell find runtime -name '*.ts' -o -name '*.cts' 2>/dev/null) tsconfig.json package.json scripts/build-cli.mjs
 BROWSER_SOURCES := $(shell find runtime/browser -type f 2>/dev/null) scripts/build-browser.mjs
 
 install: node_modules/.installed
@@ -25,11 +25,13 @@ build: dist/.built
 # A clean compile, so that no output of a deleted source can end up in a package, swapped in at once so that running
 # processes (tests while `npm pack` rebuilds) never see a half-written dist/. tsc also copies the JSON files the
 # sources import into dist/generated/; the run time reads them from generated/ (package.json "imports"), so they go.
+# oscal-validate is then bundled in place, for a cheaper cold start (scripts/build-cli.mjs).
 # The validation page's browser bundle goes to dist/browser/, where the service reads it.
 dist/.built: generated/manifest.json $(RUNTIME_SOURCES) $(BROWSER_SOURCES)
 	rm -rf dist.next
 	npx tsc -p tsconfig.json --outDir dist.next
 	rm -rf dist.next/generated
+	node scripts/build-cli.mjs dist.next/runtime
 	node scripts/build-browser.mjs dist.next/browser
 	rm -rf dist && mv dist.next dist
 	touch $@

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const patches = loadPatches(paths.patchesDir);
   const patched = applyPatches(source.schemas, patches);
 
-  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "packs", "json-wasm.js", "json-wasm.d.ts", "manifest.json"]) {
+  for (const stale of ["validators", "types", "models.js", "models.d.ts", "semantic.cjs", "semantic.d.cts", "packs", "json-wasm.js", "json-wasm.d.ts", "runtime-manifest.json", "manifest.json"]) {
     rmSync(path.join(paths.outDir, stale), { recursive: true, force: true });
   }
   const schemaRules: Record<string, string[]> = {};
@@ -71,10 +71,9 @@ async function main(): Promise<void> {
   const jsonWasm = await emitJsonWasmModule();
   write(path.join(paths.outDir, "json-wasm.js"), jsonWasm.js);
   write(path.join(paths.outDir, "json-wasm.d.ts"), jsonWasm.dts);
-  write(
-    path.join(paths.outDir, "manifest.json"),
-    buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic, packs }),
-  );
+  const manifest = buildManifest({ release: OSCAL_RELEASE, schemaHashes: source.hashes, patches, schemaRules, semantic, packs });
+  write(path.join(paths.outDir, "runtime-manifest.json"), manifest.runtime);
+  write(path.join(paths.outDir, "manifest.json"), manifest.manifest);
   process.stdout.write(`generated validators for ${MODEL_NAMES.length} models with ${patches.length} patches into ${paths.outDir}\n`);
 }
 

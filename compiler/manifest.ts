@@ -29,8 +29,12 @@ export interface ManifestInput {
   packs: readonly PackBuildResult[];
 }
 
-/** The manifest's `sha256` is the hex SHA-256 of the manifest serialized (as written) without that field. */
-export function buildManifest(input: ManifestInput): string {
+/**
+ * The manifest's `sha256` is the hex SHA-256 of the manifest serialized (as written) without that field. `runtime` is
+ * the part a validation reads (`runtime-manifest.json`): a cold process should not parse every schema rule id to learn
+ * the release and which semantic rules exist.
+ */
+export function buildManifest(input: ManifestInput): { manifest: string; runtime: string } {
   const body = {
     engine: ENGINE_NAME,
     validator: input.release,
@@ -56,5 +60,13 @@ export function buildManifest(input: ManifestInput): string {
     })),
   };
   const sha256 = createHash("sha256").update(JSON.stringify(body)).digest("hex");
-  return `${JSON.stringify({ ...body, sha256 })}\n`;
+  const runtime = {
+    engine: body.engine,
+    validator: body.validator,
+    schemaSource: body.schemaSource,
+    manifestSha256: sha256,
+    patches: body.patches.map(({ id }) => ({ id })),
+    semanticRules: body.semanticRules.map((rule) => ("set" in rule ? { id: rule.id, defaultOn: rule.defaultOn, set: rule.set } : { id: rule.id, defaultOn: rule.defaultOn })),
+  };
+  return { manifest: `${JSON.stringify({ ...body, sha256 })}\n`, runtime: `${JSON.stringify(runtime)}\n` };
 }

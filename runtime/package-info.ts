@@ -1,7 +1,7 @@
 // What a `--version` line and SARIF's tool record name: this package's version, the OSCAL release the validators
 // target and the SHA-256 of the rule manifest they were generated with.
 import { createRequire } from "node:module";
-import manifest from "#generated/manifest.json" with { type: "json" };
+import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 
 // Required rather than imported: a JSON import would make tsc copy package.json into dist/, and that copy would then be
 // the nearest package.json of the compiled code, breaking its `#generated/*` imports.
@@ -10,7 +10,7 @@ const pkg = createRequire(import.meta.url)("#package.json") as { name: string; v
 export const PACKAGE_NAME: string = pkg.name;
 export const PACKAGE_VERSION: string = pkg.version;
 export const OSCAL_RELEASE: string = manifest.validator;
-export const MANIFEST_SHA256: string = manifest.sha256;
+export const MANIFEST_SHA256: string = manifest.manifestSha256;
 
 /** One line for `--version`: `<bin> <version> (OSCAL <release>, rule manifest sha256:<hex>)`. */
 export function versionLine(bin: string): string {

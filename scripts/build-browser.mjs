@@ -15,16 +15,9 @@ if (process.argv.length !== 3) throw new Error("usage: node scripts/build-browse
 const generated = path.join(root, "generated");
 const browserSources = path.join(root, "runtime/browser");
 
-/** The manifest fields the core reads (validate.ts, semantic.ts): the rest, mostly schema rule lists, stays out. */
+/** The runtime manifest the core reads (validate.ts, semantic.ts). */
 function coreManifest() {
-  const manifest = JSON.parse(readFileSync(path.join(generated, "manifest.json"), "utf8"));
-  return {
-    engine: manifest.engine,
-    validator: manifest.validator,
-    schemaSource: manifest.schemaSource,
-    patches: manifest.patches.map(({ id }) => ({ id })),
-    semanticRules: manifest.semanticRules.map(({ id, defaultOn, set }) => (set === undefined ? { id, defaultOn } : { id, defaultOn, set })),
-  };
+  return JSON.parse(readFileSync(path.join(generated, "runtime-manifest.json"), "utf8"));
 }
 
 /** Points the core's node-only imports at their browser variants, and makes a module of each model's validators. */
@@ -42,12 +35,12 @@ const browserTargets = {
     };
     const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));
-    bundle.onResolve({ filter: /^#generated\/manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
+    bundle.onResolve({ filter: /^#generated\/runtime-manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
     bundle.onLoad({ filter: /.*/, namespace: "core-manifest" }, () => ({ contents: JSON.stringify(coreManifest()), loader: "json" }));
     // One chunk per rule pack: a module of loaders, one literal import each, so that the bundler splits them.
     bundle.onResolve({ filter: /^oscal-packs$/ }, () => ({ path: "packs", namespace: "oscal-packs" }));
     bundle.onLoad({ filter: /.*/, namespace: "oscal-packs" }, () => {
-      const packNames = JSON.parse(readFileSync(path.join(generated, "manifest.json"), "utf8")).packs.map((pack) => pack.name);
+      const packNames = [...new Set(coreManifest().semanticRules.flatMap((rule) => (rule.set === undefined ? [] : [rule.set])))];
       const loaders = packNames.map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(path.join(generated, "packs", `${name}.cjs`))})`);
       return { contents: `export default {${loaders.join(", ")}};\n`, resolveDir: root, loader: "js" };
     });

@@ -300,11 +300,14 @@
       (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
     (i32.add (local.get $out) (i32.const 6)))
 
-  ;; Copies the document (well-formed UTF-8) to $out with each non-ASCII character as a \u escape (a surrogate pair
-  ;; above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or -1 for a non-ASCII
-  ;; character right after a backslash, where an escape would change the text's meaning. The caller leaves room for
-  ;; length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes 16).
-  (func (export "escape_non_ascii") (param $length i32) (param $out i32) (result i32)
+  ;; Copies the document at $from (well-formed UTF-8, with its 16 spaces) to $out with each non-ASCII character as a \u
+  ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
+  ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
+  ;; leaves room for length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes
+  ;; 16). $out may be below $from by at least 2 * non_ascii_bytes + 32, overwriting the document as it goes: every store
+  ;; then ends 16 bytes or more before the next byte read, so it only lands on bytes already read (and never on the one
+  ;; before $at, which the backslash check reads).
+  (func (export "escape_non_ascii") (param $from i32) (param $length i32) (param $out i32) (result i32)
     (local $at i32)
     (local $end i32)
     (local $out_start i32)
@@ -312,8 +315,8 @@
     (local $block_end i32)
     (local $lead i32)
     (local $code_point i32)
-    (local.set $at (global.get $document_start))
-    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $at (local.get $from))
+    (local.set $end (i32.add (local.get $from) (local.get $length)))
     (local.set $out_start (local.get $out))
     (block $done
       (loop $blocks
@@ -335,7 +338,7 @@
               (local.set $at (i32.add (local.get $at) (i32.const 1)))
               (local.set $out (i32.add (local.get $out) (i32.const 1))))
             (else
-              (if (i32.gt_u (local.get $at) (global.get $document_start))
+              (if (i32.gt_u (local.get $at) (local.get $from))
                 (then
                   (if (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 0x5c))
                     (then (return (i32.const -1))))))

@@ -3,8 +3,8 @@
 // output order never depends on which thread finished first.
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import { validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
+import type { Worker as WorkerThread } from "node:worker_threads";
 import type { FileJob, FileAnswer } from "./validation-worker.js";
 
 const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
@@ -40,7 +40,7 @@ export async function validateFiles(
     onDone(++done, outcome.file);
   };
 
-  const runWorker = () =>
+  const runWorker = (Worker: typeof WorkerThread) =>
     new Promise<void>((resolve, reject) => {
       const worker = new Worker(WORKER_URL, { workerData: settings });
       let inFlight = 0;
@@ -62,7 +62,9 @@ export async function validateFiles(
       for (let i = 0; i < JOBS_IN_FLIGHT_PER_WORKER; i++) dispatch();
     });
 
-  const workers = Array.from({ length: Math.min(jobs, files.length) - 1 }, runWorker);
+  const otherThreads = Math.min(jobs, files.length) - 1;
+  // The worker machinery is loaded only when a second thread is wanted: a single file should not pay for it.
+  const workers = otherThreads > 0 ? await import("node:worker_threads").then(({ Worker }) => Array.from({ length: otherThreads }, () => runWorker(Worker))) : [];
   // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
   for (let index = take(); index !== undefined; index = take()) {
     finish(index, await validateFile(files[index]!, settings));

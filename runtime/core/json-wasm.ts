@@ -10,7 +10,7 @@ interface Instance {
   documentStart: number;
   scan: (length: number) => number;
   nonAsciiBytes: (length: number) => number;
-  escapeNonAscii: (length: number, out: number) => number;
+  escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
   lineFeeds: WebAssembly.Global;
   lastLineFeed: WebAssembly.Global;
@@ -21,6 +21,11 @@ const NEEDS_TEXT_PASS = 2;
 const PAGE_BYTES = 64 * 1024;
 /** Spaces written after the document: the module reads 16 bytes at a time, and spaces are neither acted on nor escaped. */
 const PADDING_BYTES = 16;
+/**
+ * How far beyond its most growth the document moves up before it is escaped in place (see escape_non_ascii): a cold
+ * process pays for every page of memory it touches first, and a second region of the document's size would be one.
+ */
+const IN_PLACE_MARGIN = 32;
 /** An instance whose memory grew past this serves one document and is dropped, as json-text.ts does with its buffer. */
 const KEPT_MEMORY_BYTES = 8 * 1024 * 1024;
 
@@ -96,17 +101,21 @@ export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
  */
 export function wasmEscapeNonAscii<T>(bytes: Uint8Array, worthEscaping: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
   const wasm = instance();
-  const out = wasm === undefined ? undefined : load(wasm, bytes);
-  if (wasm === undefined || out === undefined) return undefined;
+  const loaded = wasm === undefined ? undefined : load(wasm, bytes);
+  if (wasm === undefined || loaded === undefined) return undefined;
   const nonAscii = wasm.nonAsciiBytes(bytes.length);
   if (!worthEscaping(nonAscii)) {
     release(wasm);
     return null;
   }
-  // A character grows at most 3-fold (2 bytes to one 6-byte escape, 4 bytes to two); the last store writes 16 bytes.
-  if (!reserve(wasm, out + bytes.length + 2 * nonAscii + PADDING_BYTES)) return undefined;
-  const written = wasm.escapeNonAscii(bytes.length, out);
-  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, out, written));
+  // The text is written from documentStart over the document, moved up by the most it can grow (a character grows at
+  // most 3-fold: 2 bytes to one 6-byte escape, 4 bytes to two) and the margin.
+  const { documentStart } = wasm;
+  const from = documentStart + 2 * nonAscii + IN_PLACE_MARGIN;
+  if (!reserve(wasm, from + bytes.length + PADDING_BYTES)) return undefined;
+  new Uint8Array(wasm.memory.buffer).copyWithin(from, documentStart, loaded);
+  const written = wasm.escapeNonAscii(from, bytes.length, documentStart);
+  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, documentStart, written));
   release(wasm);
   return text;
 }

@@ -1,11 +1,11 @@
 // The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
-// first full-level run; the rule list comes from the manifest, so resolving options never loads them. Rule packs
+// first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
 // (compiler/packs: an organisation's constraint files) add default-off rules, enabled by naming the pack or by id, and
 // evaluated by the pack engine (runtime/packs/engine.ts).
 import { createHash } from "node:crypto";
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packData } from "#generated/packs/index.js";
-import manifest from "#generated/manifest.json" with { type: "json" };
+import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { runPack, type DocumentSource, type PackData, type RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
 

@@ -2,7 +2,7 @@
 // The HTTP service, the CLI and the tests all call this module. It never logs and never keeps a document.
 import { Buffer } from "node:buffer";
 import { validatorsFor } from "#generated/models.js";
-import manifest from "#generated/manifest.json" with { type: "json" };
+import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { parseBody, parseText, type BodyError } from "./body.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
 import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-structure.js";
