@@ -1131,9 +1131,10 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
       const c = constraints[k]!;
       if (c.rule < 0 || !isActive[c.rule]) continue;
       try {
-        // Indexes may be built in any context: the whole index, before any target.
-        if (c.kind === "index-has-key") run.index(c.index!);
         const targets = evaluate(c.target, node, scope);
+        // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
+        // evaluated (they need another document) does not cost building it.
+        if (c.kind === "index-has-key") run.index(c.index!);
         for (let t = 0; t < targets.length; t++) {
           const target = targets[t]!;
           try {
