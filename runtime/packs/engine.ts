@@ -96,6 +96,8 @@ function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
 
 const DOCUMENT = -1;
 const FLAG = -2;
+/** A child's position: its instance number times INSTANCE, plus its array index. */
+const INSTANCE = 0x100000;
 // Keys of an XNode's cache besides syntax tree nodes.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
@@ -177,8 +179,6 @@ class XNode {
    * (keyed by their syntax tree node), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
-  /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
-  position = -1;
   /** The sequence of this node alone, created on first use. */
   private single: XNode[] | undefined;
 
@@ -191,13 +191,16 @@ class XNode {
     return value;
   }
 
+  /**
+   * A node has few fields, as thousands are built per run: its name, JSON property and array index are worked out from
+   * its parent and position when its pointer is asked for.
+   */
   constructor(
     readonly value: unknown,
     readonly def: number,
-    readonly name: string,
     readonly parent: XNode | null,
-    readonly key: string | null,
-    readonly index: number,
+    /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
+    readonly position: number,
     readonly view: DocumentView,
   ) {}
 
@@ -223,15 +226,18 @@ class XNode {
     this.instances ??= new Array<XNode[] | undefined>(rows.length);
     let nodes = this.instances[i];
     if (nodes !== undefined) return nodes;
-    const [name, json, def] = rows[i]!;
+    const [, json, def] = rows[i]!;
     const v = this.childValue(json);
-    const key = this.def === DOCUMENT ? null : json;
-    const position = i * 0x100000;
+    const position = i * INSTANCE;
     if (Array.isArray(v)) {
       nodes = new Array<XNode>(v.length);
-      for (let j = 0; j < v.length; j++) (nodes[j] = new XNode(v[j], def, name, this, key, j, this.view)).position = position + j;
+      for (let j = 0; j < v.length; j++) nodes[j] = new XNode(v[j], def, this, position + j, this.view);
     } else if (v === undefined) nodes = NO_NODES;
-    else (nodes = [new XNode(v, def, name, this, key, -1, this.view)])[0]!.position = position;
+    else {
+      const node = new XNode(v, def, this, position, this.view);
+      // The instance's sequence is the node's sequence alone.
+      nodes = node.single = [node];
+    }
     this.instances[i] = nodes;
     return nodes;
   }
@@ -294,7 +300,7 @@ class XNode {
     let node = this.flags[at];
     if (node === undefined) {
       const value = this.flagValue(name);
-      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, name, this, flags[at]![1], -1, this.view);
+      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, this, -1, this.view);
     }
     return node;
   }
@@ -315,11 +321,18 @@ class XNode {
 
   /** The node's RFC 6901 pointer in its document. */
   pointer(): string {
-    if (this.parent === null) return "";
+    const parent = this.parent;
+    if (parent === null) return "";
     const known = this.get<string>(POINTER);
     if (known !== undefined) return known;
-    let text = this.parent.def === DOCUMENT ? `/${escapeToken(this.name)}` : `${this.parent.pointer()}/${escapeToken(this.key!)}`;
-    if (this.index >= 0) text += `/${this.index}`;
+    let text: string;
+    if (this.def === FLAG) text = `${parent.pointer()}/${escapeToken(parent.flagRows()[parent.flags!.indexOf(this)]![1])}`;
+    else {
+      // The document node's one child is its root, whose JSON property is its model's name.
+      const json = parent.childRows()[Math.floor(this.position / INSTANCE)]![1];
+      text = `${parent.pointer()}/${escapeToken(json)}`;
+      if (Array.isArray(parent.childValue(json))) text += `/${this.position % INSTANCE}`;
+    }
     return this.put(POINTER, text);
   }
 
@@ -377,7 +390,7 @@ function viewOf(data: PackData, document: unknown): DocumentView | undefined {
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
   const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
-  view.root = new XNode(document[model], DOCUMENT, "", null, null, -1, view);
+  view.root = new XNode(document[model], DOCUMENT, null, -1, view);
   return view;
 }
 
@@ -879,7 +892,7 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
   let current: Item[];
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
-    current = [focus.view.root];
+    current = focus.view.root.alone();
   } else current = focus === undefined ? EMPTY : focus instanceof XNode ? focus.alone() : [focus];
   for (let s = 0; s < steps.length; s++) {
     const step = steps[s]!;
@@ -917,7 +930,7 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "expr":
       return evaluate(step.expr, item, scope);
     case "group":
-      return normalize(step.branches.flatMap((branch) => evaluate(branch, item, scope)));
+      return group(step.branches, item, scope);
   }
   if (!(item instanceof XNode)) return EMPTY;
   switch (step.axis) {
@@ -936,6 +949,14 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "root":
       return item.view.root.alone();
   }
+}
+
+/**
+ * The union of a group's branches. Apart from stepFrom, which runs for every step and would otherwise allocate the
+ * captured variables of a closure on every call, group steps or not.
+ */
+function group(branches: readonly PathExpr[], item: Item, scope: Scope): Item[] {
+  return normalize(branches.flatMap((branch) => evaluate(branch, item, scope)));
 }
 
 /** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
