@@ -519,16 +519,18 @@ class Scope {
   }
 }
 
-/** A context node with the scope of its context's lets. */
-interface Site {
+/** The nodes of a context, with the scopes of its lets (the root scope when it has none): no object per node. */
+interface Sites {
   context: PackContext;
-  node: XNode;
-  scope: Scope;
+  nodes: readonly XNode[];
+  /** Per node, for a context with lets. */
+  scopes: Scope[] | undefined;
 }
 
 class Run {
-  /** Every context node of the contexts with work to do, in context order. */
-  sites: Site[] = [];
+  /** The context nodes of every context with work to do, in context order. */
+  sites: Sites[] = [];
+  readonly rootScope: Scope = new Scope(this, null);
   /** Indexes by name, built on first use (most runs consult few or none): keys to nodes, or why one is unusable. */
   private readonly indexes = new Map<string, Map<string, XNode> | NotEvaluated>();
 
@@ -550,25 +552,31 @@ class Run {
     let failure: string | undefined;
     // Indexed loops, as in runPack.
     for (let s = 0; s < this.sites.length; s++) {
-      const { context, node, scope } = this.sites[s]!;
+      const { context, nodes, scopes } = this.sites[s]!;
       const constraints = context.constraints;
       for (let k = 0; k < constraints.length; k++) {
         const c = constraints[k]!;
         if (c.kind !== "index" || c.index !== name) continue;
-        try {
-          const targets = evaluate(c.target, node, scope);
-          for (let t = 0; t < targets.length; t++) {
-            const target = targets[t]!;
-            const key = keyOf(target, c, scope);
-            if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
-          }
-        } catch (error) {
-          if (!(error instanceof NotEvaluated)) throw error;
-          failure = error.message;
-        }
+        for (let n = 0; n < nodes.length; n++) failure = this.addToIndex(index, c, nodes[n]!, scopes?.[n] ?? this.rootScope) ?? failure;
       }
     }
     return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
+  }
+
+  /** Adds the targets of an index constraint at a context node; why they could not be evaluated, if they could not. */
+  private addToIndex(index: Map<string, XNode>, c: PackConstraint, node: XNode, scope: Scope): string | undefined {
+    try {
+      const targets = evaluate(c.target, node, scope);
+      for (let t = 0; t < targets.length; t++) {
+        const target = targets[t]!;
+        const key = keyOf(target, c, scope);
+        if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+      }
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      return error.message;
+    }
+    return undefined;
   }
 
   private readonly documentViews = new Map<string, DocumentView | null>();
@@ -769,11 +777,16 @@ function compilePath(expr: PathExpr): Evaluator {
   const { steps, rootDescendant } = expr;
   const plans = steps.map(planOf);
   const path: Evaluator = (focus, scope) => evaluatePath(steps, plans, rootDescendant, focus, scope);
-  const [only] = steps;
   // "." (the commonest target): the focus itself.
-  if (steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0) return (focus, scope) => (focus instanceof XNode ? focus.alone() : path(focus, scope));
+  if (isFocus(expr)) return (focus, scope) => (focus instanceof XNode ? focus.alone() : path(focus, scope));
   return path;
 }
+
+/** Whether an expression is the path ".", whose value is its focus. */
+const isFocus = cachedPer((expr: Expr): boolean => {
+  const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+  return step?.axis === "self" && step.predicates.length === 0;
+});
 
 /** The hot functions (tests of existence and counts) compiled; the others dispatch on their name when called. */
 function compileCall(expr: Expr & { type: "call" }): Evaluator {
@@ -1128,58 +1141,62 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   const isActive = data.rules.map((_, rule) => options.active(rule));
   const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
   const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
-  const sites = run.sites;
-  const rootScope = new Scope(run, null);
+  const { sites, rootScope } = run;
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
-    const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    const items = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    const nodes = items.every((item) => item instanceof XNode) ? (items as XNode[]) : items.filter((item) => item instanceof XNode);
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (let n = 0; n < nodes.length; n++) {
-      const node = nodes[n]!;
-      if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
-    }
+    sites.push({ context, nodes, scopes: context.lets.length === 0 ? undefined : nodes.map((node) => new Scope(run, rootScope, context.lets, node)) });
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
+  /** Checks one target of a constraint, counting and reporting the outcome. */
+  const check = (c: PackConstraint, target: Item, node: XNode, scope: Scope) => {
+    try {
+      if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
+      else {
+        results[c.rule]!.fail++;
+        const at = target instanceof XNode ? target : node;
+        const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
+        // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
+        // counted each time, reported once.
+        const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
+        if (!reported.has(identity)) {
+          reported.add(identity);
+          findings.push(finding);
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      notEvaluated(c.rule, target instanceof XNode ? target : node, error);
+    }
+  };
   // Indexed loops: this function runs once per document, mostly unoptimised, where for-of allocates an iterator result
   // per item.
   for (let s = 0; s < sites.length; s++) {
-    const { context, node, scope } = sites[s]!;
-    if (seen.size > 0) seen.clear();
+    const { context, nodes, scopes } = sites[s]!;
     const constraints = context.constraints;
-    for (let k = 0; k < constraints.length; k++) {
-      const c = constraints[k]!;
-      if (c.rule < 0 || !isActive[c.rule]) continue;
-      try {
-        const targets = evaluate(c.target, node, scope);
-        // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
-        // evaluated (they need another document) does not cost building it.
-        if (c.kind === "index-has-key") run.index(c.index!);
-        for (let t = 0; t < targets.length; t++) {
-          const target = targets[t]!;
-          try {
-            if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
-            else {
-              results[c.rule]!.fail++;
-              const at = target instanceof XNode ? target : node;
-              const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
-              // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
-              // counted each time, reported once.
-              const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
-              if (!reported.has(identity)) {
-                reported.add(identity);
-                findings.push(finding);
-              }
-            }
-          } catch (error) {
-            if (!(error instanceof NotEvaluated)) throw error;
-            notEvaluated(c.rule, target instanceof XNode ? target : node, error);
-          }
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      const scope = scopes?.[n] ?? rootScope;
+      if (seen.size > 0) seen.clear();
+      for (let k = 0; k < constraints.length; k++) {
+        const c = constraints[k]!;
+        if (c.rule < 0 || !isActive[c.rule]) continue;
+        try {
+          // Most constraints target their context node itself (`.`): checked without a sequence of it.
+          const targets = isFocus(c.target) ? undefined : evaluate(c.target, node, scope);
+          // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
+          // evaluated (they need another document) does not cost building it.
+          if (c.kind === "index-has-key") run.index(c.index!);
+          if (targets === undefined) check(c, node, node, scope);
+          else for (let t = 0; t < targets.length; t++) check(c, targets[t]!, node, scope);
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          notEvaluated(c.rule, node, error);
         }
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        notEvaluated(c.rule, node, error);
       }
     }
   }
