@@ -902,15 +902,18 @@ function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: S
 }
 
 function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
-  let current: Item[];
+  let start = focus;
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
-    current = focus.view.root.alone();
-  } else current = focus === undefined ? EMPTY : focus instanceof XNode ? focus.alone() : [focus];
+    start = focus.view.root;
+  }
+  if (start === undefined) return EMPTY;
+  // The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
+  let current: Item[] | undefined;
   for (let s = 0; s < steps.length; s++) {
     const step = steps[s]!;
     const plan = plans[s]!;
-    if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
+    if (current === undefined || current.length === 1) current = stepWithPurePredicates(step, plan, current?.[0] ?? start, scope);
     else {
       const next: Item[] = [];
       for (const item of current) next.push(...stepWithPurePredicates(step, plan, item, scope));
@@ -919,7 +922,7 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
     }
     for (const predicate of plan.impure) current = filter(current, predicate, scope);
   }
-  return current;
+  return current ?? (start instanceof XNode ? start.alone() : [start]);
 }
 
 /** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
