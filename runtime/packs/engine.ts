@@ -165,6 +165,27 @@ const NO_FLAGS: [name: string, json: string][] = [];
 /** The child instances of fields, flags and atoms: none, shared (asked for on every child step from them). */
 const NO_ROWS: [string, string, number][] = [];
 
+/** The names of a child step, with the child instances they select in each definition, worked out on first use. */
+class ChildNames {
+  private readonly byDefinition: (readonly number[])[] = [];
+
+  constructor(private readonly names: readonly string[]) {}
+
+  /** The positions of the selected instances among the child instances (`rows`) of a node of the definition. */
+  of(def: number, rows: readonly [string, string, number][]): readonly number[] {
+    if (rows.length === 0) return NO_POSITIONS;
+    // The document node's one row is its root, which depends on the document's model: not kept.
+    return def < 0 ? this.select(rows) : (this.byDefinition[def] ??= this.select(rows));
+  }
+
+  private select(rows: readonly [string, string, number][]): number[] {
+    const positions: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (this.names.includes(rows[i]![0])) positions.push(i);
+    return positions;
+  }
+}
+const NO_POSITIONS: readonly number[] = [];
+
 /** The sequence of no nodes, shared (sequences are never modified). */
 const NO_NODES: XNode[] = [];
 
@@ -246,12 +267,12 @@ class XNode {
     return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((_, i, rows) => this.instance(i, rows)));
   }
 
-  childrenNamed(names: readonly string[]): XNode[] {
+  childrenNamed(names: ChildNames): XNode[] {
     const rows = this.childRows();
+    const selected = names.of(this.def, rows);
     let out: XNode[] | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      if (!names.includes(rows[i]![0])) continue;
-      const nodes = this.instance(i, rows);
+    for (let s = 0; s < selected.length; s++) {
+      const nodes = this.instance(selected[s]!, rows);
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
@@ -259,12 +280,12 @@ class XNode {
   }
 
   /** How many children have one of the names, counted in the JSON without building their nodes. */
-  countChildrenNamed(names: readonly string[]): number {
+  countChildrenNamed(names: ChildNames): number {
     const rows = this.childRows();
+    const selected = names.of(this.def, rows);
     let count = 0;
-    for (let i = 0; i < rows.length; i++) {
-      if (!names.includes(rows[i]![0])) continue;
-      const v = this.childValue(rows[i]![1]);
+    for (let s = 0; s < selected.length; s++) {
+      const v = this.childValue(rows[selected[s]!]![1]);
       count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
     }
     return count;
@@ -821,8 +842,11 @@ function compileCall(expr: Expr & { type: "call" }): Evaluator {
  * the JSON without building the children's nodes.
  */
 function compileSize(expr: Expr): (focus: Item | undefined, scope: Scope) => number {
-  const names = childNamesOf(expr);
-  if (names !== undefined) return (focus) => (focus instanceof XNode ? focus.countChildrenNamed(names) : 0);
+  const childNames = childNamesOf(expr);
+  if (childNames !== undefined) {
+    const names = new ChildNames(childNames);
+    return (focus) => (focus instanceof XNode ? focus.countChildrenNamed(names) : 0);
+  }
   const items = compiled(expr);
   return (focus, scope) => items(focus, scope).length;
 }
@@ -862,6 +886,8 @@ interface StepPlan {
   memoised: boolean;
   pure: Evaluator[];
   impure: Evaluator[];
+  /** The names a child step selects. */
+  children: ChildNames | undefined;
 }
 function planOf(step: Step): StepPlan {
   const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
@@ -889,14 +915,15 @@ function planOf(step: Step): StepPlan {
       impure = step.predicates;
     }
   }
-  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn) };
+  const children = step.axis === "child" ? new ChildNames(step.names) : undefined;
+  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn), children };
 }
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
-  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, item, scope);
+  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, plan, item, scope);
   const known = item.get<Item[]>(step);
   if (known !== undefined) return known;
-  let value = stepFrom(step, item, scope);
+  let value = stepFrom(step, plan, item, scope);
   for (const predicate of plan.pure) value = filter(value, predicate, scope);
   return item.put(step, value);
 }
@@ -937,7 +964,7 @@ function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Ite
   return kept ?? (items as Item[]);
 }
 
-function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
+function stepFrom(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
   switch (step.axis) {
     case "self":
       return item instanceof XNode ? item.alone() : [item];
@@ -955,7 +982,7 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
       return flag === null ? EMPTY : flag.alone();
     }
     case "child":
-      return item.childrenNamed(step.names);
+      return item.childrenNamed(plan.children!);
     case "descendant":
       return item.descendants(step.names);
     case "any":
