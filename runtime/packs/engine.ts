@@ -243,23 +243,25 @@ class XNode {
   }
 
   private instance(i: number, rows: [string, string, number][]): XNode[] {
-    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
-    this.instances ??= new Array<XNode[] | undefined>(rows.length);
-    let nodes = this.instances[i];
-    if (nodes !== undefined) return nodes;
+    const known = this.instances?.[i];
+    if (known !== undefined) return known;
     const [, json, def] = rows[i]!;
     const v = this.childValue(json);
+    // An absent instance (the usual answer of a search through a node) is read again rather than kept: most nodes
+    // asked only for absent children then need no array of their instances.
+    if (v === undefined) return NO_NODES;
     const position = i * INSTANCE;
+    let nodes: XNode[];
     if (Array.isArray(v)) {
       nodes = new Array<XNode>(v.length);
       for (let j = 0; j < v.length; j++) nodes[j] = new XNode(v[j], def, this, position + j, this.view);
-    } else if (v === undefined) nodes = NO_NODES;
-    else {
+    } else {
       const node = new XNode(v, def, this, position, this.view);
       // The instance's sequence is the node's sequence alone.
       nodes = node.single = [node];
     }
-    this.instances[i] = nodes;
+    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
+    (this.instances ??= new Array<XNode[] | undefined>(rows.length))[i] = nodes;
     return nodes;
   }
 
