@@ -192,8 +192,8 @@ const NO_NODES: XNode[] = [];
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
-  /** The node of each flag of the definition (null when absent), built on first use. */
-  private flags: (XNode | null | undefined)[] | undefined;
+  /** The node alone of each flag of the definition, built on first use. */
+  private flags: (XNode[] | undefined)[] | undefined;
   /**
    * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
    * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
@@ -315,17 +315,17 @@ class XNode {
     return this.put(key, out);
   }
 
-  flag(name: string): XNode | null {
+  /** The flag's node alone, or no node when the flag is absent (read from the JSON again rather than kept). */
+  flag(name: string): XNode[] {
     const flags = this.flagRows();
     const at = flagIndex(flags, name);
-    if (at < 0) return null;
-    this.flags ??= new Array<XNode | null | undefined>(flags.length);
-    let node = this.flags[at];
-    if (node === undefined) {
-      const value = this.flagValue(name);
-      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, this, -1, this.view);
-    }
-    return node;
+    const known = this.flags?.[at];
+    if (known !== undefined) return known;
+    const value = this.flagValueAt(flags, at);
+    if (value === undefined) return NO_NODES;
+    const node = new XNode(value, FLAG, this, -1, this.view);
+    (this.flags ??= new Array<XNode[] | undefined>(flags.length))[at] = node.single = [node];
+    return node.single;
   }
 
   /** The flags of this node's definition as [name, JSON property]; none for flags and the document node. */
@@ -336,7 +336,10 @@ class XNode {
   /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
   flagValue(name: string): string | number | boolean | undefined {
     const flags = this.flagRows();
-    const at = flagIndex(flags, name);
+    return this.flagValueAt(flags, flagIndex(flags, name));
+  }
+
+  private flagValueAt(flags: [name: string, json: string][], at: number): string | number | boolean | undefined {
     if (at < 0 || !isObject(this.value)) return undefined;
     const v = this.value[flags[at]![1]];
     return isAtom(v) ? v : undefined;
@@ -349,7 +352,7 @@ class XNode {
     const known = this.get<string>(POINTER);
     if (known !== undefined) return known;
     let text: string;
-    if (this.def === FLAG) text = `${parent.pointer()}/${escapeToken(parent.flagRows()[parent.flags!.indexOf(this)]![1])}`;
+    if (this.def === FLAG) text = `${parent.pointer()}/${escapeToken(parent.flagRows()[parent.flags!.indexOf(this.single!)]![1])}`;
     else {
       // The document node's one child is its root, whose JSON property is its model's name.
       const json = parent.childRows()[Math.floor(this.position / INSTANCE)]![1];
@@ -979,10 +982,8 @@ function stepFrom(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] 
   }
   if (!(item instanceof XNode)) return EMPTY;
   switch (step.axis) {
-    case "flag": {
-      const flag = item.def === FLAG ? null : item.flag(step.name);
-      return flag === null ? EMPTY : flag.alone();
-    }
+    case "flag":
+      return item.def === FLAG ? EMPTY : item.flag(step.name);
     case "child":
       return item.childrenNamed(plan.children!);
     case "descendant":
