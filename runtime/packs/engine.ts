@@ -835,12 +835,78 @@ function compileCall(expr: Expr & { type: "call" }): Evaluator {
         const arg = compiled(args[0]!);
         return (focus, scope) => bool(!effectiveBoolean(arg(focus, scope)));
       }
+      case "data":
+        return compileData(args[0]!);
     }
   }
   if (args.length === 0 && name === "true") return () => TRUE;
   if (args.length === 0 && name === "false") return () => FALSE;
   return (focus, scope) => call(name, args, focus, scope);
 }
+
+/** fn:data(): the atomic values of a sequence; a path's flag values are read from the JSON, without flag nodes. */
+function compileData(expr: Expr): Evaluator {
+  const flagPath = flagPathOf(expr);
+  if (flagPath === undefined) {
+    const items = compiled(expr);
+    return (focus, scope) => atomize(items(focus, scope));
+  }
+  const { parents, flag } = flagPath;
+  return (focus, scope) => {
+    const nodes = parents(focus, scope);
+    // One parent, the usual case: a sequence sized exactly (a pushed-to empty array reserves room for many).
+    if (nodes.length === 1) {
+      const value = flagValueOf(flag, nodes[0]);
+      return value === undefined ? EMPTY : [value];
+    }
+    const out: Item[] = [];
+    for (const node of nodes) {
+      const value = flagValueOf(flag, node);
+      if (value !== undefined) out.push(value);
+    }
+    return out;
+  };
+}
+
+/** A path ending in a flag step without predicates (`a/b/@name`): the path to the flag's parents, and the flag. */
+const flagPathOf = cachedPer((expr: Expr): { parents: Evaluator; flag: string } | undefined => {
+  if (expr.type !== "path" || (expr.rootDescendant && expr.steps.length === 1)) return undefined;
+  const last = expr.steps[expr.steps.length - 1];
+  if (last?.axis !== "flag" || last.predicates.length > 0) return undefined;
+  const steps = expr.steps.length > 1 ? expr.steps.slice(0, -1) : [{ axis: "self" as const, predicates: [] }];
+  return { parents: compiled({ type: "path", rootDescendant: expr.rootDescendant, steps }), flag: last.name };
+});
+
+/**
+ * A context's lets, where a let selecting flags (`by-component/@component-uuid`) that is only ever compared
+ * (`@uuid = $component-uuid`) is taken as its flags' values, `data(...)`: the same comparisons, without flag nodes.
+ */
+const letsOf = cachedPer((context: PackContext): readonly Let[] =>
+  context.lets.map((binding) =>
+    flagPathOf(binding.expr) !== undefined && onlyCompared(context, binding.name) ? { name: binding.name, expr: { type: "call", name: "data", args: [binding.expr] } } : binding,
+  ),
+);
+
+/** Whether every use of a variable in a context is an operand of a comparison (which atomizes it), and none rebinds it. */
+function onlyCompared(tree: unknown, name: string): boolean {
+  let uses = 0;
+  let compared = 0;
+  let rebound = false;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    const node = value as Partial<Record<string, unknown>>;
+    if (node.type === "var" && node.name === name) uses++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.left, name)) compared++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.right, name)) compared++;
+    if (node.type === "quantified" && (node.bindings as { name: string }[]).some((binding) => binding.name === name)) rebound = true;
+    Object.values(node).forEach(visit);
+  };
+  visit(tree);
+  return !rebound && uses === compared;
+}
+
+const isVariable = (expr: unknown, name: string) => (expr as Expr | undefined)?.type === "var" && (expr as Expr & { type: "var" }).name === name;
 
 /**
  * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
@@ -1180,7 +1246,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
     const items = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
     const nodes = items.every((item) => item instanceof XNode) ? (items as XNode[]) : items.filter((item) => item instanceof XNode);
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    sites.push({ context, nodes, scopes: context.lets.length === 0 ? undefined : nodes.map((node) => new Scope(run, rootScope, context.lets, node)) });
+    sites.push({ context, nodes, scopes: context.lets.length === 0 ? undefined : nodes.map((node) => new Scope(run, rootScope, letsOf(context), node)) });
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
