@@ -731,8 +731,24 @@ function compile(expr: Expr): Evaluator {
       const flagComparison = flagComparisonOf(expr);
       if (flagComparison !== null) return (focus) => bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
       const { op } = expr;
-      const leftOf = compiled(expr.left);
+      const leftFlag = bareFlagOf(expr.left);
       const rightOf = compiled(expr.right);
+      // `@name = expression`: the flag's value is read from the JSON, without its node.
+      if (leftFlag !== undefined) {
+        return (focus, scope) => {
+          const a = flagValueOf(leftFlag, focus);
+          const rightItems = rightOf(focus, scope);
+          if (a === undefined) return FALSE;
+          if (rightItems.length === 1) {
+            const b = atomOf(rightItems[0]!);
+            return bool(b !== undefined && compareAtoms(op, a, b));
+          }
+          const right = atomize(rightItems);
+          for (let j = 0; j < right.length; j++) if (compareAtoms(op, a, right[j]!)) return TRUE;
+          return FALSE;
+        };
+      }
+      const leftOf = compiled(expr.left);
       return (focus, scope) => {
         const leftItems = leftOf(focus, scope);
         const rightItems = rightOf(focus, scope);
