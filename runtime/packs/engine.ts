@@ -686,7 +686,22 @@ const compiled = cachedPer(compile);
 const compiledOn = cachedPer((expr: Expr): Evaluator => {
   const plain = compiled(expr);
   if (!isMemoised(expr)) return plain;
-  return (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(expr) ?? focus.put(expr, plain(focus, scope))) : plain(focus, scope));
+  const key = sameAs(expr);
+  return (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(key) ?? focus.put(key, plain(focus, scope))) : plain(focus, scope));
+});
+
+/**
+ * One syntax tree for all that are written alike, as the key of what is memoised per node: constraints repeat the
+ * same steps and predicates (FedRAMP's classes of components, `//component` searches), which are then evaluated once
+ * per node rather than once per constraint.
+ */
+const representatives = new Map<string, object>();
+const sameAs = cachedPer(<T extends object>(tree: T): T => {
+  const text = JSON.stringify(tree);
+  const known = representatives.get(text);
+  if (known !== undefined) return known as T;
+  representatives.set(text, tree);
+  return tree;
 });
 
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
@@ -975,6 +990,8 @@ interface StepPlan {
   impure: Evaluator[];
   /** The names a child step selects. */
   children: ChildNames | undefined;
+  /** What the step's memoised result is kept under on a node: the step, or one written alike. */
+  key: Step;
 }
 function planOf(step: Step): StepPlan {
   const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
@@ -1003,16 +1020,16 @@ function planOf(step: Step): StepPlan {
     }
   }
   const children = step.axis === "child" ? new ChildNames(step.names) : undefined;
-  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn), children };
+  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn), children, key: sameAs(step) };
 }
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
   if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, plan, item, scope);
-  const known = item.get<Item[]>(step);
+  const known = item.get<Item[]>(plan.key);
   if (known !== undefined) return known;
   let value = stepFrom(step, plan, item, scope);
   for (const predicate of plan.pure) value = filter(value, predicate, scope);
-  return item.put(step, value);
+  return item.put(plan.key, value);
 }
 
 function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
@@ -1069,7 +1086,7 @@ function stepFrom(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] 
     case "child":
       return item.childrenNamed(plan.children!);
     case "descendant":
-      return item.descendants(step.names);
+      return item.descendants(sameAs(step.names));
     case "any":
       return step.descendant ? item.descendants() : item.children();
     case "parent":
