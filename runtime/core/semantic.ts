@@ -46,6 +46,9 @@ function activeRules(ids: Iterable<string>): ActiveRules {
 
 const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
 
+/** The rule sets of the default rules and whole packs, by the packs' sorted names (known packs only: few). */
+const PACK_SETS = new Map<string, ActiveRules>();
+
 export function resolveSemanticRules(
   requested: readonly string[],
   packs: readonly string[] = [],
@@ -56,7 +59,12 @@ export function resolveSemanticRules(
   if (unknownPack !== undefined) return { ok: false, unknownPack };
   const packIds = packs.flatMap((name) => PACK_RULES.get(name)!);
   if (packIds.length === 0 && requested.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
-  return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...requested]) };
+  if (requested.length > 0) return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...requested]) };
+  // Whole packs only, the usual request: one rule set per combination of packs, not a set and a hash per request.
+  const key = [...new Set(packs)].sort().join("\n");
+  let active = PACK_SETS.get(key);
+  if (active === undefined) PACK_SETS.set(key, (active = activeRules([...DEFAULT_RULES, ...packIds])));
+  return { ok: true, active };
 }
 
 /** The names of the rule packs this build holds. */
