@@ -522,6 +522,17 @@ class Scope {
     return scope;
   }
 
+  /** Why the variable cannot be evaluated, or undefined when it can. */
+  failureOf(name: string): NotEvaluated | undefined {
+    try {
+      this.lookup(name);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      return error;
+    }
+  }
+
   lookup(name: string): Item[] {
     const lets = this.lets;
     for (let i = 0; i < lets.length; i++) {
@@ -1285,7 +1296,11 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
   /** Checks one target of a constraint, counting and reporting the outcome. */
-  const check = (c: PackConstraint, target: Item, node: XNode, scope: Scope) => {
+  const check = (c: PackConstraint, target: Item, node: XNode, scope: Scope, failure: NotEvaluated | undefined) => {
+    if (failure !== undefined) {
+      notEvaluated(c.rule, target instanceof XNode ? target : node, failure);
+      return;
+    }
     try {
       if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
       else {
@@ -1323,8 +1338,12 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
           // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
           // evaluated (they need another document) does not cost building it.
           if (c.kind === "index-has-key") run.index(c.index!);
-          if (targets === undefined) check(c, node, node, scope);
-          else for (let t = 0; t < targets.length; t++) check(c, targets[t]!, node, scope);
+          // A test reading a variable before anything else (`every $p in $params satisfies …`) cannot be evaluated on
+          // any target when the variable cannot: found out once per context node rather than thrown for each target.
+          const leading = c.kind !== "expect" || targets?.length === 0 ? undefined : leadingVariable(c.test!);
+          const failure = leading === undefined ? undefined : scope.failureOf(leading);
+          if (targets === undefined) check(c, node, node, scope, failure);
+          else for (let t = 0; t < targets.length; t++) check(c, targets[t]!, node, scope, failure);
         } catch (error) {
           if (!(error instanceof NotEvaluated)) throw error;
           notEvaluated(c.rule, node, error);
@@ -1334,6 +1353,21 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   }
   return { findings, results };
 }
+
+/** The variable an expression reads before anything else, if it starts with one (its value depends on no target). */
+const leadingVariable = cachedPer((expr: Expr): string | undefined => {
+  switch (expr.type) {
+    case "var":
+      return expr.name;
+    case "quantified":
+      return leadingVariable(expr.bindings[0]!.in);
+    case "cmp":
+    case "vcmp":
+      return leadingVariable(expr.left);
+    default:
+      return undefined;
+  }
+});
 
 function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
   switch (c.kind) {
