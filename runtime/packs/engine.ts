@@ -1296,13 +1296,13 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
   /** Checks one target of a constraint, counting and reporting the outcome. */
-  const check = (c: PackConstraint, target: Item, node: XNode, scope: Scope, failure: NotEvaluated | undefined) => {
+  const check = (c: PackConstraint, compiledConstraint: CompiledConstraint, target: Item, node: XNode, scope: Scope, failure: NotEvaluated | undefined) => {
     if (failure !== undefined) {
       notEvaluated(c.rule, target instanceof XNode ? target : node, failure);
       return;
     }
     try {
-      if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
+      if (checkTarget(c, compiledConstraint, target, scope, run, seen)) results[c.rule]!.pass++;
       else {
         results[c.rule]!.fail++;
         const at = target instanceof XNode ? target : node;
@@ -1325,6 +1325,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   for (let s = 0; s < sites.length; s++) {
     const { context, nodes, scopes } = sites[s]!;
     const constraints = context.constraints;
+    const compiledConstraints = compiledConstraintsOf(context);
     for (let n = 0; n < nodes.length; n++) {
       const node = nodes[n]!;
       const scope = scopes?.[n] ?? rootScope;
@@ -1332,18 +1333,19 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
       for (let k = 0; k < constraints.length; k++) {
         const c = constraints[k]!;
         if (c.rule < 0 || !isActive[c.rule]) continue;
+        const compiledConstraint = (compiledConstraints[k] ??= compileConstraint(c));
         try {
           // Most constraints target their context node itself (`.`): checked without a sequence of it.
-          const targets = isFocus(c.target) ? undefined : evaluate(c.target, node, scope);
+          const targets = compiledConstraint.targets?.(node, scope);
           // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
           // evaluated (they need another document) does not cost building it.
           if (c.kind === "index-has-key") run.index(c.index!);
           // A test reading a variable before anything else (`every $p in $params satisfies …`) cannot be evaluated on
           // any target when the variable cannot: found out once per context node rather than thrown for each target.
-          const leading = c.kind !== "expect" || targets?.length === 0 ? undefined : leadingVariable(c.test!);
-          const failure = leading === undefined ? undefined : scope.failureOf(leading);
-          if (targets === undefined) check(c, node, node, scope, failure);
-          else for (let t = 0; t < targets.length; t++) check(c, targets[t]!, node, scope, failure);
+          const { leading } = compiledConstraint;
+          const failure = leading === undefined || targets?.length === 0 ? undefined : scope.failureOf(leading);
+          if (targets === undefined) check(c, compiledConstraint, node, node, scope, failure);
+          else for (let t = 0; t < targets.length; t++) check(c, compiledConstraint, targets[t]!, node, scope, failure);
         } catch (error) {
           if (!(error instanceof NotEvaluated)) throw error;
           notEvaluated(c.rule, node, error);
@@ -1353,6 +1355,24 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   }
   return { findings, results };
 }
+
+/** A constraint's expressions compiled, with what checking it needs to know of them: worked out on its first check. */
+interface CompiledConstraint {
+  /** Its targets; none for `.`, its context node itself. */
+  targets: Evaluator | undefined;
+  /** An expect constraint's test. */
+  test: Evaluator | undefined;
+  /** The variable its test reads before anything else. */
+  leading: string | undefined;
+}
+
+function compileConstraint(c: PackConstraint): CompiledConstraint {
+  const expect = c.kind === "expect";
+  return { targets: isFocus(c.target) ? undefined : compiled(c.target), test: expect ? compiled(c.test!) : undefined, leading: expect ? leadingVariable(c.test!) : undefined };
+}
+
+/** Per context, its constraints compiled, each on its first check (constraints of inactive rules never are). */
+const compiledConstraintsOf = cachedPer((context: PackContext): (CompiledConstraint | undefined)[] => new Array<CompiledConstraint | undefined>(context.constraints.length));
 
 /** The variable an expression reads before anything else, if it starts with one (its value depends on no target). */
 const leadingVariable = cachedPer((expr: Expr): string | undefined => {
@@ -1369,10 +1389,10 @@ const leadingVariable = cachedPer((expr: Expr): string | undefined => {
   }
 });
 
-function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
+function checkTarget(c: PackConstraint, { test }: CompiledConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
   switch (c.kind) {
     case "expect":
-      return effectiveBoolean(evaluate(c.test!, target, scope));
+      return effectiveBoolean(test!(target, scope));
     case "allowed-values": {
       if (c.allowOther) return true;
       const value = single([target], "allowed-values");
