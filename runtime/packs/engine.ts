@@ -197,7 +197,7 @@ class XNode {
   /**
    * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
    * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
-   * (keyed by their syntax tree node), which cannot change within a run.
+   * (keyed by their syntax tree node, one for all written alike), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
   /** The sequence of this node alone, created on first use. */
@@ -1108,8 +1108,8 @@ function stepFrom(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] 
 }
 
 /**
- * The union of a group's branches. Apart from stepFrom, which runs for every step and would otherwise allocate the
- * captured variables of a closure on every call, group steps or not.
+ * The union of a group's branches: a function of its own, as a closure in stepFrom, which runs for every step, would
+ * allocate its captured variables on every call.
  */
 function group(branches: readonly PathExpr[], item: Item, scope: Scope): Item[] {
   return normalize(branches.flatMap((branch) => evaluate(branch, item, scope)));
