@@ -46,6 +46,9 @@ function activeRules(ids: Iterable<string>): ActiveRules {
 
 const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
 
+/** The rule sets of the default rules and whole packs, by the packs' sorted names (known packs only: few). */
+const PACK_SETS = new Map<string, ActiveRules>();
+
 /**
  * The active rules for rule ids and pack names requested. A pack's name also counts as a group name among the rule ids
  * (`rules=fedramp` over HTTP, where listing every pack rule would not fit a sensible query string).
@@ -58,10 +61,16 @@ export function resolveSemanticRules(
   if (unknownId !== undefined) return { ok: false, unknownId };
   const unknownPack = packs.find((name) => !PACK_RULES.has(name));
   if (unknownPack !== undefined) return { ok: false, unknownPack };
-  const packIds = [...packs, ...requested.filter((item) => PACK_RULES.has(item))].flatMap((name) => PACK_RULES.get(name)!);
+  const wholePacks = [...packs, ...requested.filter((item) => PACK_RULES.has(item))];
   const ruleIds = requested.filter((item) => KNOWN_RULES.has(item));
-  if (packIds.length === 0 && ruleIds.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
-  return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...ruleIds]) };
+  if (wholePacks.length === 0 && ruleIds.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
+  const packIds = wholePacks.flatMap((name) => PACK_RULES.get(name)!);
+  if (ruleIds.length > 0) return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...ruleIds]) };
+  // Whole packs only, the usual request: one rule set per combination of packs, not a set and a hash per request.
+  const key = [...new Set(wholePacks)].sort().join("\n");
+  let active = PACK_SETS.get(key);
+  if (active === undefined) PACK_SETS.set(key, (active = activeRules([...DEFAULT_RULES, ...packIds])));
+  return { ok: true, active };
 }
 
 /** The names of the rule packs this build holds. */

@@ -96,6 +96,8 @@ function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
 
 const DOCUMENT = -1;
 const FLAG = -2;
+/** A child's position: its instance number times INSTANCE, plus its array index. */
+const INSTANCE = 0x100000;
 // Keys of an XNode's cache besides syntax tree nodes.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
@@ -163,22 +165,41 @@ const NO_FLAGS: [name: string, json: string][] = [];
 /** The child instances of fields, flags and atoms: none, shared (asked for on every child step from them). */
 const NO_ROWS: [string, string, number][] = [];
 
+/** The names of a child step, with the child instances they select in each definition, worked out on first use. */
+class ChildNames {
+  private readonly byDefinition: (readonly number[])[] = [];
+
+  constructor(private readonly names: readonly string[]) {}
+
+  /** The positions of the selected instances among the child instances (`rows`) of a node of the definition. */
+  of(def: number, rows: readonly [string, string, number][]): readonly number[] {
+    if (rows.length === 0) return NO_POSITIONS;
+    // The document node's one row is its root, which depends on the document's model: not kept.
+    return def < 0 ? this.select(rows) : (this.byDefinition[def] ??= this.select(rows));
+  }
+
+  private select(rows: readonly [string, string, number][]): number[] {
+    const positions: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (this.names.includes(rows[i]![0])) positions.push(i);
+    return positions;
+  }
+}
+const NO_POSITIONS: readonly number[] = [];
+
 /** The sequence of no nodes, shared (sequences are never modified). */
 const NO_NODES: XNode[] = [];
 
 class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
   private instances: (XNode[] | undefined)[] | undefined;
-  /** The node of each flag of the definition (null when absent), built on first use. */
-  private flags: (XNode | null | undefined)[] | undefined;
+  /** The node alone of each flag of the definition, built on first use. */
+  private flags: (XNode[] | undefined)[] | undefined;
   /**
    * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
    * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
-   * (keyed by their syntax tree node), which cannot change within a run.
+   * (keyed by their syntax tree node, one for all written alike), which cannot change within a run.
    */
   private cache: Map<unknown, unknown> | undefined;
-  /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
-  position = -1;
   /** The sequence of this node alone, created on first use. */
   private single: XNode[] | undefined;
 
@@ -191,13 +212,16 @@ class XNode {
     return value;
   }
 
+  /**
+   * A node has few fields, as thousands are built per run: its name, JSON property and array index are worked out from
+   * its parent and position when its pointer is asked for.
+   */
   constructor(
     readonly value: unknown,
     readonly def: number,
-    readonly name: string,
     readonly parent: XNode | null,
-    readonly key: string | null,
-    readonly index: number,
+    /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
+    readonly position: number,
     readonly view: DocumentView,
   ) {}
 
@@ -219,20 +243,25 @@ class XNode {
   }
 
   private instance(i: number, rows: [string, string, number][]): XNode[] {
-    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
-    this.instances ??= new Array<XNode[] | undefined>(rows.length);
-    let nodes = this.instances[i];
-    if (nodes !== undefined) return nodes;
-    const [name, json, def] = rows[i]!;
+    const known = this.instances?.[i];
+    if (known !== undefined) return known;
+    const [, json, def] = rows[i]!;
     const v = this.childValue(json);
-    const key = this.def === DOCUMENT ? null : json;
-    const position = i * 0x100000;
+    // An absent instance (the usual answer of a search through a node) is read again rather than kept: most nodes
+    // asked only for absent children then need no array of their instances.
+    if (v === undefined) return NO_NODES;
+    const position = i * INSTANCE;
+    let nodes: XNode[];
     if (Array.isArray(v)) {
       nodes = new Array<XNode>(v.length);
-      for (let j = 0; j < v.length; j++) (nodes[j] = new XNode(v[j], def, name, this, key, j, this.view)).position = position + j;
-    } else if (v === undefined) nodes = NO_NODES;
-    else (nodes = [new XNode(v, def, name, this, key, -1, this.view)])[0]!.position = position;
-    this.instances[i] = nodes;
+      for (let j = 0; j < v.length; j++) nodes[j] = new XNode(v[j], def, this, position + j, this.view);
+    } else {
+      const node = new XNode(v, def, this, position, this.view);
+      // The instance's sequence is the node's sequence alone.
+      nodes = node.single = [node];
+    }
+    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
+    (this.instances ??= new Array<XNode[] | undefined>(rows.length))[i] = nodes;
     return nodes;
   }
 
@@ -240,12 +269,12 @@ class XNode {
     return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((_, i, rows) => this.instance(i, rows)));
   }
 
-  childrenNamed(names: readonly string[]): XNode[] {
+  childrenNamed(names: ChildNames): XNode[] {
     const rows = this.childRows();
+    const selected = names.of(this.def, rows);
     let out: XNode[] | undefined;
-    for (let i = 0; i < rows.length; i++) {
-      if (!names.includes(rows[i]![0])) continue;
-      const nodes = this.instance(i, rows);
+    for (let s = 0; s < selected.length; s++) {
+      const nodes = this.instance(selected[s]!, rows);
       // One matching instance (the usual case): its cached array, shared.
       out = out === undefined ? nodes : [...out, ...nodes];
     }
@@ -253,12 +282,12 @@ class XNode {
   }
 
   /** How many children have one of the names, counted in the JSON without building their nodes. */
-  countChildrenNamed(names: readonly string[]): number {
+  countChildrenNamed(names: ChildNames): number {
     const rows = this.childRows();
+    const selected = names.of(this.def, rows);
     let count = 0;
-    for (let i = 0; i < rows.length; i++) {
-      if (!names.includes(rows[i]![0])) continue;
-      const v = this.childValue(rows[i]![1]);
+    for (let s = 0; s < selected.length; s++) {
+      const v = this.childValue(rows[selected[s]!]![1]);
       count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
     }
     return count;
@@ -286,17 +315,17 @@ class XNode {
     return this.put(key, out);
   }
 
-  flag(name: string): XNode | null {
+  /** The flag's node alone, or no node when the flag is absent (read from the JSON again rather than kept). */
+  flag(name: string): XNode[] {
     const flags = this.flagRows();
     const at = flagIndex(flags, name);
-    if (at < 0) return null;
-    this.flags ??= new Array<XNode | null | undefined>(flags.length);
-    let node = this.flags[at];
-    if (node === undefined) {
-      const value = this.flagValue(name);
-      this.flags[at] = node = value === undefined ? null : new XNode(value, FLAG, name, this, flags[at]![1], -1, this.view);
-    }
-    return node;
+    const known = this.flags?.[at];
+    if (known !== undefined) return known;
+    const value = this.flagValueAt(flags, at);
+    if (value === undefined) return NO_NODES;
+    const node = new XNode(value, FLAG, this, -1, this.view);
+    (this.flags ??= new Array<XNode[] | undefined>(flags.length))[at] = node.single = [node];
+    return node.single;
   }
 
   /** The flags of this node's definition as [name, JSON property]; none for flags and the document node. */
@@ -307,7 +336,10 @@ class XNode {
   /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
   flagValue(name: string): string | number | boolean | undefined {
     const flags = this.flagRows();
-    const at = flagIndex(flags, name);
+    return this.flagValueAt(flags, flagIndex(flags, name));
+  }
+
+  private flagValueAt(flags: [name: string, json: string][], at: number): string | number | boolean | undefined {
     if (at < 0 || !isObject(this.value)) return undefined;
     const v = this.value[flags[at]![1]];
     return isAtom(v) ? v : undefined;
@@ -315,11 +347,18 @@ class XNode {
 
   /** The node's RFC 6901 pointer in its document. */
   pointer(): string {
-    if (this.parent === null) return "";
+    const parent = this.parent;
+    if (parent === null) return "";
     const known = this.get<string>(POINTER);
     if (known !== undefined) return known;
-    let text = this.parent.def === DOCUMENT ? `/${escapeToken(this.name)}` : `${this.parent.pointer()}/${escapeToken(this.key!)}`;
-    if (this.index >= 0) text += `/${this.index}`;
+    let text: string;
+    if (this.def === FLAG) text = `${parent.pointer()}/${escapeToken(parent.flagRows()[parent.flags!.indexOf(this.single!)]![1])}`;
+    else {
+      // The document node's one child is its root, whose JSON property is its model's name.
+      const json = parent.childRows()[Math.floor(this.position / INSTANCE)]![1];
+      text = `${parent.pointer()}/${escapeToken(json)}`;
+      if (Array.isArray(parent.childValue(json))) text += `/${this.position % INSTANCE}`;
+    }
     return this.put(POINTER, text);
   }
 
@@ -377,7 +416,7 @@ function viewOf(data: PackData, document: unknown): DocumentView | undefined {
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
   const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
-  view.root = new XNode(document[model], DOCUMENT, "", null, null, -1, view);
+  view.root = new XNode(document[model], DOCUMENT, null, -1, view);
   return view;
 }
 
@@ -483,6 +522,17 @@ class Scope {
     return scope;
   }
 
+  /** Why the variable cannot be evaluated, or undefined when it can. */
+  failureOf(name: string): NotEvaluated | undefined {
+    try {
+      this.lookup(name);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      return error;
+    }
+  }
+
   lookup(name: string): Item[] {
     const lets = this.lets;
     for (let i = 0; i < lets.length; i++) {
@@ -506,16 +556,18 @@ class Scope {
   }
 }
 
-/** A context node with the scope of its context's lets. */
-interface Site {
+/** The nodes of a context, with the scopes of its lets (the root scope when it has none): no object per node. */
+interface Sites {
   context: PackContext;
-  node: XNode;
-  scope: Scope;
+  nodes: readonly XNode[];
+  /** Per node, for a context with lets. */
+  scopes: Scope[] | undefined;
 }
 
 class Run {
-  /** Every context node of the contexts with work to do, in context order. */
-  sites: Site[] = [];
+  /** The context nodes of every context with work to do, in context order. */
+  sites: Sites[] = [];
+  readonly rootScope: Scope = new Scope(this, null);
   /** Indexes by name, built on first use (most runs consult few or none): keys to nodes, or why one is unusable. */
   private readonly indexes = new Map<string, Map<string, XNode> | NotEvaluated>();
 
@@ -537,25 +589,31 @@ class Run {
     let failure: string | undefined;
     // Indexed loops, as in runPack.
     for (let s = 0; s < this.sites.length; s++) {
-      const { context, node, scope } = this.sites[s]!;
+      const { context, nodes, scopes } = this.sites[s]!;
       const constraints = context.constraints;
       for (let k = 0; k < constraints.length; k++) {
         const c = constraints[k]!;
         if (c.kind !== "index" || c.index !== name) continue;
-        try {
-          const targets = evaluate(c.target, node, scope);
-          for (let t = 0; t < targets.length; t++) {
-            const target = targets[t]!;
-            const key = keyOf(target, c, scope);
-            if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
-          }
-        } catch (error) {
-          if (!(error instanceof NotEvaluated)) throw error;
-          failure = error.message;
-        }
+        for (let n = 0; n < nodes.length; n++) failure = this.addToIndex(index, c, nodes[n]!, scopes?.[n] ?? this.rootScope) ?? failure;
       }
     }
     return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
+  }
+
+  /** Adds the targets of an index constraint at a context node; why they could not be evaluated, if they could not. */
+  private addToIndex(index: Map<string, XNode>, c: PackConstraint, node: XNode, scope: Scope): string | undefined {
+    try {
+      const targets = evaluate(c.target, node, scope);
+      for (let t = 0; t < targets.length; t++) {
+        const target = targets[t]!;
+        const key = keyOf(target, c, scope);
+        if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+      }
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      return error.message;
+    }
+    return undefined;
   }
 
   private readonly documentViews = new Map<string, DocumentView | null>();
@@ -639,7 +697,22 @@ const compiled = cachedPer(compile);
 const compiledOn = cachedPer((expr: Expr): Evaluator => {
   const plain = compiled(expr);
   if (!isMemoised(expr)) return plain;
-  return (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(expr) ?? focus.put(expr, plain(focus, scope))) : plain(focus, scope));
+  const key = sameAs(expr);
+  return (focus, scope) => (focus instanceof XNode ? (focus.get<Item[]>(key) ?? focus.put(key, plain(focus, scope))) : plain(focus, scope));
+});
+
+/**
+ * One syntax tree for all that are written alike, as the key of what is memoised per node: constraints repeat the
+ * same steps and predicates (FedRAMP's classes of components, `//component` searches), which are then evaluated once
+ * per node rather than once per constraint.
+ */
+const representatives = new Map<string, object>();
+const sameAs = cachedPer(<T extends object>(tree: T): T => {
+  const text = JSON.stringify(tree);
+  const known = representatives.get(text);
+  if (known !== undefined) return known as T;
+  representatives.set(text, tree);
+  return tree;
 });
 
 function evaluate(expr: Expr, focus: Item | undefined, scope: Scope): Item[] {
@@ -684,8 +757,24 @@ function compile(expr: Expr): Evaluator {
       const flagComparison = flagComparisonOf(expr);
       if (flagComparison !== null) return (focus) => bool(compareFlag(flagComparison, flagValueOf(flagComparison.flag, focus)));
       const { op } = expr;
-      const leftOf = compiled(expr.left);
+      const leftFlag = bareFlagOf(expr.left);
       const rightOf = compiled(expr.right);
+      // `@name = expression`: the flag's value is read from the JSON, without its node.
+      if (leftFlag !== undefined) {
+        return (focus, scope) => {
+          const a = flagValueOf(leftFlag, focus);
+          const rightItems = rightOf(focus, scope);
+          if (a === undefined) return FALSE;
+          if (rightItems.length === 1) {
+            const b = atomOf(rightItems[0]!);
+            return bool(b !== undefined && compareAtoms(op, a, b));
+          }
+          const right = atomize(rightItems);
+          for (let j = 0; j < right.length; j++) if (compareAtoms(op, a, right[j]!)) return TRUE;
+          return FALSE;
+        };
+      }
+      const leftOf = compiled(expr.left);
       return (focus, scope) => {
         const leftItems = leftOf(focus, scope);
         const rightItems = rightOf(focus, scope);
@@ -756,11 +845,16 @@ function compilePath(expr: PathExpr): Evaluator {
   const { steps, rootDescendant } = expr;
   const plans = steps.map(planOf);
   const path: Evaluator = (focus, scope) => evaluatePath(steps, plans, rootDescendant, focus, scope);
-  const [only] = steps;
   // "." (the commonest target): the focus itself.
-  if (steps.length === 1 && only!.axis === "self" && only!.predicates.length === 0) return (focus, scope) => (focus instanceof XNode ? focus.alone() : path(focus, scope));
+  if (isFocus(expr)) return (focus, scope) => (focus instanceof XNode ? focus.alone() : path(focus, scope));
   return path;
 }
+
+/** Whether an expression is the path ".", whose value is its focus. */
+const isFocus = cachedPer((expr: Expr): boolean => {
+  const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+  return step?.axis === "self" && step.predicates.length === 0;
+});
 
 /** The hot functions (tests of existence and counts) compiled; the others dispatch on their name when called. */
 function compileCall(expr: Expr & { type: "call" }): Evaluator {
@@ -783,6 +877,8 @@ function compileCall(expr: Expr & { type: "call" }): Evaluator {
         const arg = compiled(args[0]!);
         return (focus, scope) => bool(!effectiveBoolean(arg(focus, scope)));
       }
+      case "data":
+        return compileData(args[0]!);
     }
   }
   if (args.length === 0 && name === "true") return () => TRUE;
@@ -790,13 +886,80 @@ function compileCall(expr: Expr & { type: "call" }): Evaluator {
   return (focus, scope) => call(name, args, focus, scope);
 }
 
+/** fn:data(): the atomic values of a sequence; a path's flag values are read from the JSON, without flag nodes. */
+function compileData(expr: Expr): Evaluator {
+  const flagPath = flagPathOf(expr);
+  if (flagPath === undefined) {
+    const items = compiled(expr);
+    return (focus, scope) => atomize(items(focus, scope));
+  }
+  const { parents, flag } = flagPath;
+  return (focus, scope) => {
+    const nodes = parents(focus, scope);
+    // One parent, the usual case: a sequence sized exactly (a pushed-to empty array reserves room for many).
+    if (nodes.length === 1) {
+      const value = flagValueOf(flag, nodes[0]);
+      return value === undefined ? EMPTY : [value];
+    }
+    const out: Item[] = [];
+    for (const node of nodes) {
+      const value = flagValueOf(flag, node);
+      if (value !== undefined) out.push(value);
+    }
+    return out;
+  };
+}
+
+/** A path ending in a flag step without predicates (`a/b/@name`): the path to the flag's parents, and the flag. */
+const flagPathOf = cachedPer((expr: Expr): { parents: Evaluator; flag: string } | undefined => {
+  if (expr.type !== "path" || (expr.rootDescendant && expr.steps.length === 1)) return undefined;
+  const last = expr.steps[expr.steps.length - 1];
+  if (last?.axis !== "flag" || last.predicates.length > 0) return undefined;
+  const steps = expr.steps.length > 1 ? expr.steps.slice(0, -1) : [{ axis: "self" as const, predicates: [] }];
+  return { parents: compiled({ type: "path", rootDescendant: expr.rootDescendant, steps }), flag: last.name };
+});
+
+/**
+ * A context's lets, where a let selecting flags (`by-component/@component-uuid`) that is only ever compared
+ * (`@uuid = $component-uuid`) is taken as its flags' values, `data(...)`: the same comparisons, without flag nodes.
+ */
+const letsOf = cachedPer((context: PackContext): readonly Let[] =>
+  context.lets.map((binding) =>
+    flagPathOf(binding.expr) !== undefined && onlyCompared(context, binding.name) ? { name: binding.name, expr: { type: "call", name: "data", args: [binding.expr] } } : binding,
+  ),
+);
+
+/** Whether every use of a variable in a context is an operand of a comparison (which atomizes it), and none rebinds it. */
+function onlyCompared(tree: unknown, name: string): boolean {
+  let uses = 0;
+  let compared = 0;
+  let rebound = false;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    const node = value as Partial<Record<string, unknown>>;
+    if (node.type === "var" && node.name === name) uses++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.left, name)) compared++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.right, name)) compared++;
+    if (node.type === "quantified" && (node.bindings as { name: string }[]).some((binding) => binding.name === name)) rebound = true;
+    Object.values(node).forEach(visit);
+  };
+  visit(tree);
+  return !rebound && uses === compared;
+}
+
+const isVariable = (expr: unknown, name: string) => (expr as Expr | undefined)?.type === "var" && (expr as Expr & { type: "var" }).name === name;
+
 /**
  * The length of a sequence; for `name` and `./name` (count(x), exists(x) of children, the commonest tests) counted in
  * the JSON without building the children's nodes.
  */
 function compileSize(expr: Expr): (focus: Item | undefined, scope: Scope) => number {
-  const names = childNamesOf(expr);
-  if (names !== undefined) return (focus) => (focus instanceof XNode ? focus.countChildrenNamed(names) : 0);
+  const childNames = childNamesOf(expr);
+  if (childNames !== undefined) {
+    const names = new ChildNames(childNames);
+    return (focus) => (focus instanceof XNode ? focus.countChildrenNamed(names) : 0);
+  }
   const items = compiled(expr);
   return (focus, scope) => items(focus, scope).length;
 }
@@ -836,6 +999,10 @@ interface StepPlan {
   memoised: boolean;
   pure: Evaluator[];
   impure: Evaluator[];
+  /** The names a child step selects. */
+  children: ChildNames | undefined;
+  /** What the step's memoised result is kept under on a node: the step, or one written alike. */
+  key: Step;
 }
 function planOf(step: Step): StepPlan {
   const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
@@ -863,28 +1030,32 @@ function planOf(step: Step): StepPlan {
       impure = step.predicates;
     }
   }
-  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn) };
+  const children = step.axis === "child" ? new ChildNames(step.names) : undefined;
+  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn), children, key: sameAs(step) };
 }
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
-  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, item, scope);
-  const known = item.get<Item[]>(step);
+  if (!plan.memoised || !(item instanceof XNode)) return stepFrom(step, plan, item, scope);
+  const known = item.get<Item[]>(plan.key);
   if (known !== undefined) return known;
-  let value = stepFrom(step, item, scope);
+  let value = stepFrom(step, plan, item, scope);
   for (const predicate of plan.pure) value = filter(value, predicate, scope);
-  return item.put(step, value);
+  return item.put(plan.key, value);
 }
 
 function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDescendant: boolean, focus: Item | undefined, scope: Scope): Item[] {
-  let current: Item[];
+  let start = focus;
   if (rootDescendant) {
     if (!(focus instanceof XNode)) throw new Error("// needs a node as context");
-    current = [focus.view.root];
-  } else current = focus === undefined ? EMPTY : focus instanceof XNode ? focus.alone() : [focus];
+    start = focus.view.root;
+  }
+  if (start === undefined) return EMPTY;
+  // The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
+  let current: Item[] | undefined;
   for (let s = 0; s < steps.length; s++) {
     const step = steps[s]!;
     const plan = plans[s]!;
-    if (current.length === 1) current = stepWithPurePredicates(step, plan, current[0]!, scope);
+    if (current === undefined || current.length === 1) current = stepWithPurePredicates(step, plan, current?.[0] ?? start, scope);
     else {
       const next: Item[] = [];
       for (const item of current) next.push(...stepWithPurePredicates(step, plan, item, scope));
@@ -893,7 +1064,7 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
     }
     for (const predicate of plan.impure) current = filter(current, predicate, scope);
   }
-  return current;
+  return current ?? (start instanceof XNode ? start.alone() : [start]);
 }
 
 /** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
@@ -908,7 +1079,7 @@ function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Ite
   return kept ?? (items as Item[]);
 }
 
-function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
+function stepFrom(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
   switch (step.axis) {
     case "self":
       return item instanceof XNode ? item.alone() : [item];
@@ -917,18 +1088,16 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "expr":
       return evaluate(step.expr, item, scope);
     case "group":
-      return normalize(step.branches.flatMap((branch) => evaluate(branch, item, scope)));
+      return group(step.branches, item, scope);
   }
   if (!(item instanceof XNode)) return EMPTY;
   switch (step.axis) {
-    case "flag": {
-      const flag = item.def === FLAG ? null : item.flag(step.name);
-      return flag === null ? EMPTY : flag.alone();
-    }
+    case "flag":
+      return item.def === FLAG ? EMPTY : item.flag(step.name);
     case "child":
-      return item.childrenNamed(step.names);
+      return item.childrenNamed(plan.children!);
     case "descendant":
-      return item.descendants(step.names);
+      return item.descendants(sameAs(step.names));
     case "any":
       return step.descendant ? item.descendants() : item.children();
     case "parent":
@@ -936,6 +1105,14 @@ function stepFrom(step: Step, item: Item, scope: Scope): Item[] {
     case "root":
       return item.view.root.alone();
   }
+}
+
+/**
+ * The union of a group's branches: a function of its own, as a closure in stepFrom, which runs for every step, would
+ * allocate its captured variables on every call.
+ */
+function group(branches: readonly PathExpr[], item: Item, scope: Scope): Item[] {
+  return normalize(branches.flatMap((branch) => evaluate(branch, item, scope)));
 }
 
 /** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
@@ -1107,67 +1284,115 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   const isActive = data.rules.map((_, rule) => options.active(rule));
   const usedIndexes = new Set(data.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
   const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
-  const sites = run.sites;
-  const rootScope = new Scope(run, null);
+  const { sites, rootScope } = run;
   for (const context of data.contexts) {
     if (!context.constraints.some(runs)) continue;
-    const nodes = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    const items = context.targets.length === 1 ? evaluate(context.targets[0]!, view.root, rootScope) : normalize(context.targets.flatMap((target) => evaluate(target, view.root, rootScope)));
+    const nodes = items.every((item) => item instanceof XNode) ? (items as XNode[]) : items.filter((item) => item instanceof XNode);
     // Lets are evaluated in the focus of their context node: only a context with lets needs a scope per node.
-    for (let n = 0; n < nodes.length; n++) {
-      const node = nodes[n]!;
-      if (node instanceof XNode) sites.push({ context, node, scope: context.lets.length === 0 ? rootScope : new Scope(run, rootScope, context.lets, node) });
-    }
+    sites.push({ context, nodes, scopes: context.lets.length === 0 ? undefined : nodes.map((node) => new Scope(run, rootScope, letsOf(context), node)) });
   }
 
   // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
   const seen = new Map<number, Set<string>>();
+  /** Checks one target of a constraint, counting and reporting the outcome. */
+  const check = (c: PackConstraint, compiledConstraint: CompiledConstraint, target: Item, node: XNode, scope: Scope, failure: NotEvaluated | undefined) => {
+    if (failure !== undefined) {
+      notEvaluated(c.rule, target instanceof XNode ? target : node, failure);
+      return;
+    }
+    try {
+      if (checkTarget(c, compiledConstraint, target, scope, run, seen)) results[c.rule]!.pass++;
+      else {
+        results[c.rule]!.fail++;
+        const at = target instanceof XNode ? target : node;
+        const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
+        // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
+        // counted each time, reported once.
+        const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
+        if (!reported.has(identity)) {
+          reported.add(identity);
+          findings.push(finding);
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      notEvaluated(c.rule, target instanceof XNode ? target : node, error);
+    }
+  };
   // Indexed loops: this function runs once per document, mostly unoptimised, where for-of allocates an iterator result
   // per item.
   for (let s = 0; s < sites.length; s++) {
-    const { context, node, scope } = sites[s]!;
-    if (seen.size > 0) seen.clear();
+    const { context, nodes, scopes } = sites[s]!;
     const constraints = context.constraints;
-    for (let k = 0; k < constraints.length; k++) {
-      const c = constraints[k]!;
-      if (c.rule < 0 || !isActive[c.rule]) continue;
-      try {
-        // Indexes may be built in any context: the whole index, before any target.
-        if (c.kind === "index-has-key") run.index(c.index!);
-        const targets = evaluate(c.target, node, scope);
-        for (let t = 0; t < targets.length; t++) {
-          const target = targets[t]!;
-          try {
-            if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
-            else {
-              results[c.rule]!.fail++;
-              const at = target instanceof XNode ? target : node;
-              const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
-              // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
-              // counted each time, reported once.
-              const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
-              if (!reported.has(identity)) {
-                reported.add(identity);
-                findings.push(finding);
-              }
-            }
-          } catch (error) {
-            if (!(error instanceof NotEvaluated)) throw error;
-            notEvaluated(c.rule, target instanceof XNode ? target : node, error);
-          }
+    const compiledConstraints = compiledConstraintsOf(context);
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n]!;
+      const scope = scopes?.[n] ?? rootScope;
+      if (seen.size > 0) seen.clear();
+      for (let k = 0; k < constraints.length; k++) {
+        const c = constraints[k]!;
+        if (c.rule < 0 || !isActive[c.rule]) continue;
+        const compiledConstraint = (compiledConstraints[k] ??= compileConstraint(c));
+        try {
+          // Most constraints target their context node itself (`.`): checked without a sequence of it.
+          const targets = compiledConstraint.targets?.(node, scope);
+          // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
+          // evaluated (they need another document) does not cost building it.
+          if (c.kind === "index-has-key") run.index(c.index!);
+          // A test reading a variable before anything else (`every $p in $params satisfies …`) cannot be evaluated on
+          // any target when the variable cannot: found out once per context node rather than thrown for each target.
+          const { leading } = compiledConstraint;
+          const failure = leading === undefined || targets?.length === 0 ? undefined : scope.failureOf(leading);
+          if (targets === undefined) check(c, compiledConstraint, node, node, scope, failure);
+          else for (let t = 0; t < targets.length; t++) check(c, compiledConstraint, targets[t]!, node, scope, failure);
+        } catch (error) {
+          if (!(error instanceof NotEvaluated)) throw error;
+          notEvaluated(c.rule, node, error);
         }
-      } catch (error) {
-        if (!(error instanceof NotEvaluated)) throw error;
-        notEvaluated(c.rule, node, error);
       }
     }
   }
   return { findings, results };
 }
 
-function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
+/** A constraint's expressions compiled, with what checking it needs to know of them: worked out on its first check. */
+interface CompiledConstraint {
+  /** Its targets; none for `.`, its context node itself. */
+  targets: Evaluator | undefined;
+  /** An expect constraint's test. */
+  test: Evaluator | undefined;
+  /** The variable its test reads before anything else. */
+  leading: string | undefined;
+}
+
+function compileConstraint(c: PackConstraint): CompiledConstraint {
+  const expect = c.kind === "expect";
+  return { targets: isFocus(c.target) ? undefined : compiled(c.target), test: expect ? compiled(c.test!) : undefined, leading: expect ? leadingVariable(c.test!) : undefined };
+}
+
+/** Per context, its constraints compiled, each on its first check (constraints of inactive rules never are). */
+const compiledConstraintsOf = cachedPer((context: PackContext): (CompiledConstraint | undefined)[] => new Array<CompiledConstraint | undefined>(context.constraints.length));
+
+/** The variable an expression reads before anything else, if it starts with one (its value depends on no target). */
+const leadingVariable = cachedPer((expr: Expr): string | undefined => {
+  switch (expr.type) {
+    case "var":
+      return expr.name;
+    case "quantified":
+      return leadingVariable(expr.bindings[0]!.in);
+    case "cmp":
+    case "vcmp":
+      return leadingVariable(expr.left);
+    default:
+      return undefined;
+  }
+});
+
+function checkTarget(c: PackConstraint, { test }: CompiledConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
   switch (c.kind) {
     case "expect":
-      return effectiveBoolean(evaluate(c.test!, target, scope));
+      return effectiveBoolean(test!(target, scope));
     case "allowed-values": {
       if (c.allowOther) return true;
       const value = single([target], "allowed-values");
