@@ -36,6 +36,23 @@ export function measure(runs: number, warmUp: number, run: (lap: (ms: number) =>
   return { whole: summarize(whole), lap: summarize(laps.length > 0 ? laps : [Number.NaN]) };
 }
 
+/**
+ * Times several subjects in rounds, each subject once per round, so that all of them run in the same state of the heap
+ * and of the machine: run in turn instead, whichever comes later inherits the heap the earlier ones grew.
+ */
+export function measureInterleaved<K extends string>(runs: number, warmUp: number, subjects: Record<K, () => void>): Record<K, Timing> {
+  const names = Object.keys(subjects) as K[];
+  const samples = new Map<K, number[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < warmUp + runs; i++) {
+    for (const name of names) {
+      const started = now();
+      subjects[name]();
+      if (i >= warmUp) samples.get(name)!.push(now() - started);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(samples.get(name)!)])) as Record<K, Timing>;
+}
+
 /** Wall time of `count` spawns of a fresh process; fails loudly if a run exits with a status other than `expectedStatus`. */
 export function timeSpawns(count: number, args: readonly string[], expectedStatus = 0): Timing {
   const samples: number[] = [];
