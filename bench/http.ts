@@ -1,6 +1,7 @@
 // HTTP benchmark (`npx tsx bench/http.ts`, after `tsc`): requests per second and p50/p99 latency of the real service
 // (dist/runtime/http/main.js) on loopback, uWebSockets.js against node:http, for a small valid document and for the
-// gzip-compressed SP 800-53 catalog, at concurrency 1, 8 and 64. Rate limits are raised by settings.
+// gzip-compressed SP 800-53 catalog at level schema and at level full, at concurrency 1, 8 and 64. Rate limits are
+// raised by settings.
 // Settings: OSCAL_BENCH_CATALOG (catalog path), BENCH_SECONDS (per measurement, default 5), WORKERS (service threads,
 // default 2).
 import { readFileSync } from "node:fs";
@@ -34,9 +35,11 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const smallDocument = Buffer.from(VALID_CATALOG);
 const catalogGzip = gzipSync(readFileSync(catalogPath));
 
-const payloads: { name: string; body: Buffer; headers: Record<string, string> }[] = [
-  { name: "small document", body: smallDocument, headers: { "Content-Type": "application/json" } },
-  { name: "SP 800-53 catalog (gzip)", body: catalogGzip, headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" } },
+const gzipJson = { "Content-Type": "application/json", "Content-Encoding": "gzip" };
+const payloads: { name: string; query: string; body: Buffer; headers: Record<string, string> }[] = [
+  { name: "small document", query: "", body: smallDocument, headers: { "Content-Type": "application/json" } },
+  { name: "SP 800-53 catalog (gzip)", query: "", body: catalogGzip, headers: gzipJson },
+  { name: "SP 800-53 catalog (gzip), level=full", query: "?level=full", body: catalogGzip, headers: gzipJson },
 ];
 const concurrencies = [1, 8, 64];
 
@@ -63,7 +66,7 @@ for (const transport of TRANSPORTS) {
   try {
     for (const payload of payloads) {
       for (const connections of concurrencies) {
-        const url = service.url(VALIDATE);
+        const url = service.url(`${VALIDATE}${payload.query}`);
         // A short warm-up so the JIT and the workers' validators are hot.
         await autocannon({ url, method: "POST", headers: payload.headers, body: payload.body, connections, duration: 1 });
         const result = await autocannon({ url, method: "POST", headers: payload.headers, body: payload.body, connections, duration: seconds });
