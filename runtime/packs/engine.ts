@@ -1242,8 +1242,8 @@ function keyPart(node: Item, key: NonNullable<PackConstraint["keys"]>[number], s
   return fullMatch(key.pattern).exec(value)?.[1] || undefined;
 }
 
-function renderMessage(template: PackConstraint["message"], node: Item, scope: Scope, fallback: string): string {
-  if (template === undefined) return fallback;
+function renderMessage(template: PackConstraint["message"], node: Item, scope: Scope, fallback: () => string): string {
+  if (template === undefined) return fallback();
   return template
     .map((part) => {
       if (typeof part === "string") return part;
@@ -1255,6 +1255,19 @@ function renderMessage(template: PackConstraint["message"], node: Item, scope: S
       }
     })
     .join("");
+}
+
+/**
+ * The message of a constraint that has none of its own: its description, and for allowed values also the value found
+ * (a short excerpt) and those allowed, as the NIST layer's messages say.
+ */
+function defaultMessage(c: PackConstraint, target: Item, rule: PackRule): string {
+  if (c.kind !== "allowed-values") return rule.description;
+  const value = atomOf(target);
+  const allowed = [...new Set(c.values)].sort();
+  const shown = allowed.slice(0, 12).map((v) => JSON.stringify(v)).join(", ");
+  const list = allowed.length > 12 ? `${shown}, ... (${allowed.length - 12} more)` : shown;
+  return `Value ${JSON.stringify(excerpt(String(value)))} is not allowed; allowed: ${list}. ${rule.description}`;
 }
 
 const regexCache = new Map<string, RegExp>();
@@ -1306,7 +1319,7 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
       else {
         results[c.rule]!.fail++;
         const at = target instanceof XNode ? target : node;
-        const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, data.rules[c.rule]!.description) };
+        const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, () => defaultMessage(c, target, data.rules[c.rule]!)) };
         // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
         // counted each time, reported once.
         const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;

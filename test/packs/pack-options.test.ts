@@ -87,6 +87,16 @@ describe("selecting rule packs", () => {
   });
 });
 
+describe("pack finding messages", () => {
+  it("say, for allowed values without a message of their own, the value found and those allowed", () => {
+    const r = report("content/ssp-address-type-INVALID.json", { rules: [idOf("address-type")] });
+    const issue = r.issues.find((i) => i.ruleId === idOf("address-type"))!;
+    const path = issue.path.split("/").slice(1);
+    const value = path.reduce<any>((node, token) => node[token], readJson("content/ssp-address-type-INVALID.json")) as string;
+    expect(issue.message).toBe(`Value ${JSON.stringify(value)} is not allowed; allowed: "work". ${fedrampRules.find((rule) => rule.id === idOf("address-type"))!.description}`);
+  });
+});
+
 describe("pack rules in the manifest and the rule catalog", () => {
   it("lists every FedRAMP constraint id once, with set fedramp, its constraint id and no default", () => {
     expect(fedrampRules).toHaveLength(132);
