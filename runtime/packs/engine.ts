@@ -831,7 +831,7 @@ function compile(expr: Expr): Evaluator {
         const out: Item[] = [];
         for (const item of base(focus, scope)) {
           if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
-          for (const value of item.values) out.push(...value);
+          for (const value of item.values) appendAll(out, value);
         }
         return out;
       };
@@ -1058,13 +1058,21 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
     if (current === undefined || current.length === 1) current = stepWithPurePredicates(step, plan, current?.[0] ?? start, scope);
     else {
       const next: Item[] = [];
-      for (const item of current) next.push(...stepWithPurePredicates(step, plan, item, scope));
+      for (const item of current) appendAll(next, stepWithPurePredicates(step, plan, item, scope));
       // Children and flags of distinct nodes in document order are distinct and in document order already.
       current = step.axis === "child" || step.axis === "flag" ? next : normalize(next);
     }
     for (const predicate of plan.impure) current = filter(current, predicate, scope);
   }
   return current ?? (start instanceof XNode ? start.alone() : [start]);
+}
+
+/**
+ * Appends `items` to `out` one by one: `out.push(...items)` passes every item as an argument, and an array of some
+ * hundred thousand (the props of one component) overflows the stack, which would read as a nesting error.
+ */
+function appendAll(out: Item[], items: readonly Item[]): void {
+  for (let i = 0; i < items.length; i++) out.push(items[i]!);
 }
 
 /** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */

@@ -41,6 +41,27 @@ describe("linear-time validation of hostile documents", () => {
   });
 });
 
+describe("rule packs on wide documents", () => {
+  it("a component with 200,000 props gets a report with the FedRAMP pack, not a nesting error", () => {
+    const id = (n: number) => `4a6f6c8e-1f5b-4d6e-9a3c-${String(n).padStart(12, "0")}`;
+    const component = (n: number, props: unknown[]) => ({ uuid: id(n), type: "software", title: "C", description: "D", status: { state: "operational" }, props });
+    const props = Array.from({ length: 200_000 }, () => ({ name: "asset-type", value: "os" }));
+    const ssp = {
+      "system-security-plan": {
+        uuid,
+        metadata,
+        "import-profile": { href: "#profile" },
+        "system-characteristics": {},
+        // Two components, so that a path step from both gathers one's 200,000 props into one sequence.
+        "system-implementation": { users: [], components: [component(1, props), component(2, props.slice(0, 1))] },
+        "control-implementation": { description: "D", "implemented-requirements": [] },
+      },
+    };
+    const outcome = validateBytes(new TextEncoder().encode(JSON.stringify(ssp)), { level: "full", constraints: ["fedramp"] });
+    expect(outcome.kind).toBe("report");
+  });
+});
+
 describe("the semantic layer's parameter-insertion scan", () => {
   const insertionsReported = (prose: string): string[] => {
     const document = { catalog: { uuid, metadata, controls: [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement", prose }] }] } };
