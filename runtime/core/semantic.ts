@@ -103,11 +103,20 @@ export function hasActivePacks(active: ActiveRules): boolean {
 }
 
 /**
- * Runs the active rules of every pack. `complete` is false when a constraint could not be evaluated (another document
- * or profile resolution needed and not supplied): each such rule is reported once as a `not-evaluated` warning.
+ * Runs the active rules of every pack: the first `limit` findings as issues (a report lists no more), how many there
+ * are and how many are errors. `complete` is false when a constraint could not be evaluated (another document or
+ * profile resolution needed and not supplied): each such rule is reported once as a `not-evaluated` warning.
  */
-export function runRulePacks(model: Model, document: unknown, active: ActiveRules, inputs: PackInputs): { issues: ValidationIssue[]; complete: boolean } {
+export function runRulePacks(
+  model: Model,
+  document: unknown,
+  active: ActiveRules,
+  inputs: PackInputs,
+  limit = Number.POSITIVE_INFINITY,
+): { issues: ValidationIssue[]; count: number; errors: number; complete: boolean } {
   const issues: ValidationIssue[] = [];
+  let count = 0;
+  let errors = 0;
   let complete = true;
   for (const name of activePacks(active)) {
     const data = packData(name) as PackData;
@@ -115,11 +124,14 @@ export function runRulePacks(model: Model, document: unknown, active: ActiveRule
     const { findings } = runPack(data, document, { active: (rule) => active.ids.has(data.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
     for (const finding of findings) {
       const rule = data.rules[finding.rule]!;
+      const severity = finding.notEvaluated ? "warning" : rule.severity;
+      count++;
+      if (severity === "error") errors++;
       if (finding.notEvaluated) complete = false;
-      issues.push({ ruleId: rule.id, path: finding.path, message: finding.message, keyword: finding.keyword, severity: finding.notEvaluated ? "warning" : rule.severity });
+      if (issues.length < limit) issues.push({ ruleId: rule.id, ...finding.describe(), keyword: finding.keyword, severity });
     }
   }
-  return { issues, complete };
+  return { issues, count, errors, complete };
 }
 
 /** Every rule of a pack evaluated on a document, as counts per constraint id: targets passed, failed, not evaluated. */

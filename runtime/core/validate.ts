@@ -181,11 +181,8 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   const runsPacks = rules !== undefined && packs !== undefined && hasActivePacks(rules) && (reachesSemanticLayer || packs.onSchemaErrors);
   if (runsPacks) {
     const inputs: PackInputs = { documents: packs.documents, now: packs.now ?? new Date() };
-    const ran = runRulePacks(model, document, rules, inputs);
-    if (ran.issues.length > 0) {
-      const packErrors = ran.issues.filter((issue) => issue.severity === "error").length;
-      found = { issues: [...found.issues, ...ran.issues], count: found.count + ran.issues.length, errors: found.errors + packErrors };
-    }
+    const ran = runRulePacks(model, document, rules, inputs, Math.max(0, limit - found.issues.length));
+    if (ran.count > 0) found = { issues: [...found.issues, ...ran.issues], count: found.count + ran.count, errors: found.errors + ran.errors };
     packsComplete = ran.complete;
   }
   if (reachesSemanticLayer || runsPacks) semanticRules = { count: rules!.ids.size, sha256: rules!.sha256 };

@@ -63,11 +63,11 @@ export interface PackRunOptions {
 
 export interface PackFinding {
   rule: number;
-  path: string;
-  message: string;
   keyword: string;
   /** Not evaluated: inputs that cannot be resolved from the document and the documents supplied. */
   notEvaluated?: true;
+  /** The JSON Pointer and the message, worked out when asked for: a report lists few of what may be many findings. */
+  describe(): { path: string; message: string };
 }
 
 /** Per rule: targets that passed, failed, and how many evaluations could not be made. */
@@ -1293,12 +1293,20 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
   if (view === undefined) return { findings, results };
   const run = new Run(data, options);
   const reportedNotEvaluated = new Set<number>();
-  const reported = new Set<string>();
+  // What each rule has reported: nodes, and for a failing atomic value its context node's pointer and message.
+  const reported = new Map<number, Set<unknown>>();
+  const firstReport = (rule: number, key: unknown): boolean => {
+    let keys = reported.get(rule);
+    if (keys === undefined) reported.set(rule, (keys = new Set()));
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  };
   const notEvaluated = (rule: number, at: XNode, error: NotEvaluated) => {
     results[rule]!.notEvaluated++;
     if (reportedNotEvaluated.has(rule)) return;
     reportedNotEvaluated.add(rule);
-    findings.push({ rule, path: at.pointer(), keyword: "not-evaluated", notEvaluated: true, message: `Not evaluated: ${error.message}.` });
+    findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => ({ path: at.pointer(), message: `Not evaluated: ${error.message}.` }) });
   };
 
   // Every context node with its scope, once, for contexts with work to do.
@@ -1326,14 +1334,15 @@ export function runPack(data: PackData, document: unknown, options: PackRunOptio
       if (checkTarget(c, compiledConstraint, target, scope, run, seen)) results[c.rule]!.pass++;
       else {
         results[c.rule]!.fail++;
-        const at = target instanceof XNode ? target : node;
-        const finding = { rule: c.rule, path: at.pointer(), keyword: c.kind, message: renderMessage(c.message, target, scope, () => defaultMessage(c, target, data.rules[c.rule]!)) };
-        // A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
-        // counted each time, reported once.
-        const identity = `${finding.rule}\u0000${finding.path}\u0000${finding.message}`;
-        if (!reported.has(identity)) {
-          reported.add(identity);
-          findings.push(finding);
+        const message = () => renderMessage(c.message, target, scope, () => defaultMessage(c, target, data.rules[c.rule]!));
+        // A target reached from nested context nodes (`.//part` of nested controls) fails once per context: counted
+        // each time, reported once.
+        if (target instanceof XNode) {
+          if (firstReport(c.rule, target)) findings.push({ rule: c.rule, keyword: c.kind, describe: () => ({ path: target.pointer(), message: message() }) });
+        } else {
+          const path = node.pointer();
+          const text = message();
+          if (firstReport(c.rule, `${path}\u0000${text}`)) findings.push({ rule: c.rule, keyword: c.kind, describe: () => ({ path, message: text }) });
         }
       }
     } catch (error) {
