@@ -998,7 +998,7 @@ function quantified(some: boolean, bindings: { name: string; in: Evaluator }[], 
 interface StepPlan {
   memoised: boolean;
   pure: Evaluator[];
-  impure: Evaluator[];
+  impure: ImpurePredicate[];
   /** The names a child step selects. */
   children: ChildNames | undefined;
   /** What the step's memoised result is kept under on a node: the step, or one written alike. */
@@ -1031,7 +1031,7 @@ function planOf(step: Step): StepPlan {
     }
   }
   const children = step.axis === "child" ? new ChildNames(step.names) : undefined;
-  return { memoised, pure: pure.map(compiledOn), impure: impure.map(compiledOn), children, key: sameAs(step) };
+  return { memoised, pure: pure.map(compiledOn), impure: impure.map((expr) => ({ evaluate: compiledOn(expr), join: flagJoinOf(expr) })), children, key: sameAs(step) };
 }
 
 function stepWithPurePredicates(step: Step, plan: StepPlan, item: Item, scope: Scope): Item[] {
@@ -1062,9 +1062,74 @@ function evaluatePath(steps: readonly Step[], plans: readonly StepPlan[], rootDe
       // Children and flags of distinct nodes in document order are distinct and in document order already.
       current = step.axis === "child" || step.axis === "flag" ? next : normalize(next);
     }
-    for (const predicate of plan.impure) current = filter(current, predicate, scope);
+    for (const predicate of plan.impure) {
+      const items: Item[] = current;
+      const joined = predicate.join !== null && items.length >= JOIN_AT_LEAST ? join(items, predicate.join, scope) : undefined;
+      current = joined ?? filter(items, predicate.evaluate, scope);
+    }
   }
   return current ?? (start instanceof XNode ? start.alone() : [start]);
+}
+
+/** A predicate a step applies on every evaluation (it reads a variable), and the join that may stand for it. */
+interface ImpurePredicate {
+  evaluate: Evaluator;
+  join: FlagJoin | null;
+}
+
+/**
+ * `@flag = $variable`: a general equality of a flag with a variable's values. Applied to many nodes for each of many
+ * context nodes (`component[@uuid = $component-uuid]` for every statement), filtering costs the product of the two;
+ * looking the values up in the nodes' flag values, indexed once per sequence of nodes, costs their sum.
+ */
+interface FlagJoin {
+  flag: string;
+  values: Evaluator;
+}
+
+/** Sequences shorter than this are filtered: indexing them would cost more than it saves. */
+const JOIN_AT_LEAST = 8;
+
+const flagJoinOf = cachedPer((expr: Expr): FlagJoin | null => {
+  if (expr.type !== "cmp" || expr.op !== "=" || expr.right.type !== "var") return null;
+  const flag = bareFlagOf(expr.left);
+  return flag === undefined ? null : { flag, values: compiled(expr.right) };
+});
+
+/** Per sequence of nodes and flag name: the positions of the nodes by the flag's value; null when a value is not a string. */
+const flagIndexes = new WeakMap<readonly Item[], Map<string, Map<string, number[]> | null>>();
+function nodesByFlagValue(items: readonly Item[], flag: string): Map<string, number[]> | null {
+  let byFlag = flagIndexes.get(items);
+  if (byFlag === undefined) flagIndexes.set(items, (byFlag = new Map()));
+  let index = byFlag.get(flag);
+  if (index !== undefined) return index;
+  index = new Map();
+  for (let i = 0; i < items.length; i++) {
+    const value = flagValueOf(flag, items[i]);
+    if (value === undefined) continue;
+    // Numbers and booleans compare with strings by conversion rules, not by identity: such sequences are filtered.
+    if (typeof value !== "string") {
+      index = null;
+      break;
+    }
+    const positions = index.get(value);
+    if (positions === undefined) index.set(value, [i]);
+    else positions.push(i);
+  }
+  byFlag.set(flag, index);
+  return index;
+}
+
+/** The items whose flag equals one of the variable's values, in order; undefined where only filtering decides. */
+function join(items: readonly Item[], { flag, values }: FlagJoin, scope: Scope): Item[] | undefined {
+  const atoms = atomize(values(undefined, scope));
+  if (!atoms.every((atom) => typeof atom === "string")) return undefined;
+  const index = nodesByFlagValue(items, flag);
+  if (index === null) return undefined;
+  const positions = new Set<number>();
+  for (const atom of atoms) for (const position of index.get(atom as string) ?? []) positions.add(position);
+  if (positions.size === items.length) return items as Item[];
+  return [...positions].sort((a, b) => a - b).map((position) => items[position]!);
 }
 
 /**

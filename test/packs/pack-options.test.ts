@@ -87,6 +87,42 @@ describe("selecting rule packs", () => {
   });
 });
 
+describe("pack rules over many nodes", () => {
+  it("match a flag against a variable's values among many nodes as filtering each would (FedRAMP's this-system statements)", () => {
+    const id = (n: number) => `4a6f6c8e-1f5b-4d6e-9a3c-${String(n).padStart(12, "0")}`;
+    // Twelve this-system components (enough to be indexed rather than filtered) and one service.
+    const components = [...Array.from({ length: 12 }, (_, i) => ({ uuid: id(100 + i), type: "this-system" })), { uuid: id(200), type: "service" }].map((c) => ({
+      ...c,
+      title: "C",
+      description: "D",
+      status: { state: "operational" },
+    }));
+    // Statement 0 names one this-system component, 1 two of them, 2 the service, 3 nothing declared, 4 one twice.
+    const named = [[id(100)], [id(101), id(102)], [id(200)], [id(999)], [id(103), id(103)]];
+    const statements = named.map((uuids, i) => ({
+      "statement-id": `ac-1_smt.${i}`,
+      uuid: id(300 + i),
+      "by-components": uuids.map((uuid, k) => ({ "component-uuid": uuid, uuid: id(400 + i * 10 + k), description: "D" })),
+    }));
+    const ssp = {
+      "system-security-plan": {
+        uuid: id(1),
+        metadata: { title: "T", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" },
+        "import-profile": { href: "#profile" },
+        "system-characteristics": {},
+        "system-implementation": { users: [], components },
+        "control-implementation": { description: "D", "implemented-requirements": [{ uuid: id(2), "control-id": "ac-1", statements }] },
+      },
+    };
+    const rule = idOf("statement-has-this-system-component");
+    const outcome = validateDocument(ssp, { level: "full", rules: [rule], now: NOW });
+    if (outcome.kind !== "report") throw new Error(`no report: ${JSON.stringify(outcome)}`);
+    const failing = outcome.report.issues.filter((issue) => issue.ruleId === rule).map((issue) => issue.path);
+    const statement = (i: number) => `/system-security-plan/control-implementation/implemented-requirements/0/statements/${i}`;
+    expect(failing).toEqual([statement(1), statement(2), statement(3)]);
+  });
+});
+
 describe("pack finding messages", () => {
   it("say, for allowed values without a message of their own, the value found and those allowed", () => {
     const r = report("content/ssp-address-type-INVALID.json", { rules: [idOf("address-type")] });
