@@ -16,7 +16,8 @@ export function collectSchemaFindings(
   limit: number,
 ): { issues: ValidationIssue[]; count: number } {
   validators.collect(document);
-  const errors = reduceAlternatives(validators.collect.errors ?? [], document, validators);
+  const raw = validators.collect.errors ?? [];
+  const errors = reduceAlternatives(raw, 0, raw.length, document, validators);
   // Only pattern and format messages depend on the value; resolving every error's pointer would cost as much as the
   // rest of this conversion put together on documents with many errors.
   const issues = errors
@@ -40,17 +41,11 @@ function toIssue(model: Model, release: string, error: SchemaError, value: unkno
  * Ajv (collecting every error) reports a failed anyOf/oneOf right after the errors of all its branches, branch after
  * branch. Running each alternative alone on the same value gives the number of errors it contributed, which splits
  * that run into branches; the whole run is replaced by the errors of the branch the value came closest to. Working
- * from the end of the list lets nested alternatives be reduced inside their branch first.
+ * from the end of the list lets nested alternatives be reduced inside their branch first. This reduces errors[from, to):
+ * ranges of the one list rather than copies, and no allocation per error, as a document may have tens of thousands of
+ * errors inside alternatives nested several deep.
  */
-function reduceAlternatives(errors: readonly SchemaError[], document: unknown, validators: CollectingValidators): SchemaError[] {
-  return reduceRange(errors, 0, errors.length, document, validators);
-}
-
-/**
- * The reduced errors of errors[from, to). Ranges of the one list rather than copies, and no allocation per error: a
- * document may have tens of thousands of errors, inside alternatives nested several deep.
- */
-function reduceRange(errors: readonly SchemaError[], from: number, to: number, document: unknown, validators: CollectingValidators): SchemaError[] {
+function reduceAlternatives(errors: readonly SchemaError[], from: number, to: number, document: unknown, validators: CollectingValidators): SchemaError[] {
   const reversed: SchemaError[] = [];
   let end = to;
   while (end > from) {
@@ -100,7 +95,7 @@ function splitIntoBranches(
   for (let i = start; i < alternativeIndex; i++) if (!isAtOrBelow(errors[i]!.instancePath, instancePath)) return undefined;
   const runs: BranchRun[] = [];
   for (const count of counts) {
-    runs.push({ rawCount: count, errors: reduceRange(errors, start, start + count, document, validators) });
+    runs.push({ rawCount: count, errors: reduceAlternatives(errors, start, start + count, document, validators) });
     start += count;
   }
   return runs;
