@@ -5,7 +5,7 @@
 // rejects: absolute paths, `..`, `*`, `$variables`, value comparisons (eq ne lt le gt ge), `if then else`,
 // `some`/`every ... satisfies`, the simple map `!`, map lookups `?*`, and any expression as a (filtered) step.
 
-import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../runtime/packs/ast.js";
+import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "./metapath-ast.js";
 
 export type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp };
 

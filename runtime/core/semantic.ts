@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packData } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
-import { runPack, type DocumentSource, type PackData, type RuleResults } from "../packs/engine.js";
+import { packProgram, runPack, type DocumentSource, type PackModule, type RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
 
 export interface ActiveRules {
@@ -119,11 +119,11 @@ export function runRulePacks(
   let errors = 0;
   let complete = true;
   for (const name of activePacks(active)) {
-    const data = packData(name) as PackData;
-    if (!data.rules.some((rule) => rule.models.includes(model))) continue;
-    const { findings } = runPack(data, document, { active: (rule) => active.ids.has(data.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
+    const program = packProgram(packData(name) as PackModule);
+    if (!program.rules.some((rule) => rule.models.includes(model))) continue;
+    const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
     for (const finding of findings) {
-      const rule = data.rules[finding.rule]!;
+      const rule = program.rules[finding.rule]!;
       const severity = finding.notEvaluated ? "warning" : rule.severity;
       count++;
       if (severity === "error") errors++;
@@ -136,7 +136,7 @@ export function runRulePacks(
 
 /** Every rule of a pack evaluated on a document, as counts per constraint id: targets passed, failed, not evaluated. */
 export function packResults(name: string, document: unknown, inputs: PackInputs): Map<string, RuleResults> {
-  const data = packData(name) as PackData;
-  const { results } = runPack(data, document, { active: () => true, documents: inputs.documents, now: inputs.now });
-  return new Map(data.rules.map((rule, i) => [rule.constraintId, results[i]!]));
+  const program = packProgram(packData(name) as PackModule);
+  const { results } = runPack(program, document, { active: () => true, documents: inputs.documents, now: inputs.now });
+  return new Map(program.rules.map((rule, i) => [rule.constraintId, results[i]!]));
 }

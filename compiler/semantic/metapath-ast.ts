@@ -1,5 +1,5 @@
-// The Metapath syntax tree: built by the compiler's parser (compiler/semantic/metapath.ts), compiled to JavaScript for
-// NIST's constraints and stored as data in rule packs, whose engine (./engine.ts) evaluates it.
+// The Metapath syntax tree: built by the parser (./metapath.ts), compiled to JavaScript for NIST's constraints
+// (./emit) and for rule packs (../packs/emit).
 
 export type Expr =
   | { type: "path"; rootDescendant: boolean; steps: Step[] }

@@ -1,0 +1,243 @@
+// Metapath syntax trees → JavaScript functions `(focus, scope) => items` over the pack primitives
+// (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate becomes one function, declared
+// once for all written alike: a memoised function is also the key of its values on a node, so constraints repeating a
+// predicate or a `//component` search evaluate it once per node.
+import type { Expr, PathExpr, Step } from "../../semantic/metapath.js";
+import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf } from "./shapes.js";
+
+const literal = (value: unknown) => JSON.stringify(value);
+
+/** The declarations of a generated module, each made once per distinct key and named by a prefix and a number. */
+export class Declarations {
+  private readonly text: string[] = [];
+  private readonly names = new Map<string, string>();
+
+  /** The name of the declaration for `key`; `make` writes it (declaring what it uses first) the first time. */
+  declare(prefix: string, key: string, make: (name: string) => string): string {
+    const id = `${prefix}\u0000${key}`;
+    const known = this.names.get(id);
+    if (known !== undefined) return known;
+    const name = `${prefix}${this.names.size}`;
+    this.names.set(id, name);
+    this.text.push(make(name));
+    return name;
+  }
+
+  /** A constant, shared by every use of the same JavaScript value. */
+  constant(js: string): string {
+    return this.declare("k", js, (name) => `const ${name} = ${js};`);
+  }
+
+  toString(): string {
+    return this.text.join("\n");
+  }
+}
+
+export class ExpressionEmitter {
+  constructor(private readonly declarations: Declarations) {}
+
+  /** The function evaluating an expression. */
+  expr(expr: Expr): string {
+    return this.declarations.declare("e", JSON.stringify(expr), (name) => `function ${name}(f, s) {\n${this.body(expr)}\n}`);
+  }
+
+  /** The function evaluating an expression, its value memoised per focus node when it depends on nothing else. */
+  memoised(expr: Expr): string {
+    if (!isMemoised(expr)) return this.expr(expr);
+    const plain = this.expr(expr);
+    return this.declarations.declare(
+      "m",
+      JSON.stringify(expr),
+      (name) => `function ${name}(f, s) {
+  if (!(f instanceof XNode)) return ${plain}(f, s);
+  const known = f.get(${name});
+  return known !== undefined ? known : f.put(${name}, ${plain}(f, s));
+}`,
+    );
+  }
+
+  /** A key read from a node: a flag's value read from the JSON, or an expression's value. */
+  key(expr: Expr): string {
+    const flag = bareFlagOf(expr);
+    return this.declarations.constant(flag !== undefined ? `{ flag: ${literal(flag)} }` : `{ value: ${this.expr(expr)} }`);
+  }
+
+  private body(expr: Expr): string {
+    const call = (fn: string) => `${fn}(f, s)`;
+    switch (expr.type) {
+      case "literal":
+        return `return ${this.declarations.constant(`[${literal(expr.value)}]`)};`;
+      case "sequence":
+        return `return concat(${expr.items.map((item) => call(this.expr(item))).join(", ")});`;
+      case "var":
+        return `return s.lookup(${literal(expr.name)});`;
+      case "path":
+        return this.pathBody(expr);
+      case "union":
+        return `return normalize(concat(${expr.items.map((item) => call(this.expr(item))).join(", ")}));`;
+      case "and":
+      case "or":
+        return `return bool(logical(${expr.type === "and"}, ${this.declarations.constant(`[${expr.items.map((item) => this.memoised(item)).join(", ")}]`)}, f, s));`;
+      case "cmp":
+      case "vcmp": {
+        const op = literal(expr.op);
+        const comparison = flagComparisonOf(expr);
+        if (comparison !== undefined) {
+          const literals = this.declarations.constant(literal(comparison.literals));
+          const value = `flagValueOf(${literal(comparison.flag)}, f)`;
+          // A value comparison with an absent operand is the empty sequence; a general one is false.
+          return expr.type === "cmp"
+            ? `return bool(compareFlag(${op}, ${literals}, ${value}));`
+            : `const value = ${value};\nreturn value === undefined ? EMPTY : bool(compareFlag(${op}, ${literals}, value));`;
+        }
+        const right = this.expr(expr.right);
+        if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${right}, f, s);`;
+        // `@name = expression`: the flag's value is read from the JSON, without its node.
+        const leftFlag = bareFlagOf(expr.left);
+        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${call(right)});`;
+        return `return compareGeneral(${op}, ${call(this.expr(expr.left))}, ${call(right)});`;
+      }
+      case "if":
+        return `return effectiveBoolean(${call(this.expr(expr.condition))}) ? ${call(this.expr(expr.then))} : ${call(this.expr(expr.else))};`;
+      case "quantified": {
+        const bindings = this.declarations.constant(`[${expr.bindings.map((binding) => `{ name: ${literal(binding.name)}, in: ${this.expr(binding.in)} }`).join(", ")}]`);
+        return `return bool(quantified(${expr.quantifier === "some"}, ${bindings}, 0, ${this.expr(expr.satisfies)}, f, s));`;
+      }
+      case "map":
+        return `return mapEach(${call(this.expr(expr.left))}, ${this.expr(expr.right)}, s);`;
+      case "lookup":
+        return `return lookupAll(${call(this.expr(expr.base))});`;
+      case "call":
+        return this.callBody(expr);
+    }
+  }
+
+  /** The hot functions (tests of existence and counts) inlined; the others dispatch on their name when called. */
+  private callBody({ name, args }: Expr & { type: "call" }): string {
+    if (args.length === 1) {
+      const [arg] = args as [Expr];
+      switch (name) {
+        case "exists":
+          return `return bool(${this.size(arg)} > 0);`;
+        case "empty":
+          return `return bool(${this.size(arg)} === 0);`;
+        case "count":
+          return `return countOf(${this.size(arg)});`;
+        case "not":
+          return `return bool(!effectiveBoolean(${this.expr(arg)}(f, s)));`;
+        case "data": {
+          // A path's flag values are read from the JSON, without flag nodes.
+          const flagPath = flagPathOf(arg);
+          return flagPath === undefined ? `return atomize(${this.expr(arg)}(f, s));` : `return flagValues(${this.expr(flagPath.parents)}(f, s), ${literal(flagPath.flag)});`;
+        }
+      }
+    }
+    if (args.length === 0 && (name === "true" || name === "false")) return `return ${name === "true" ? "TRUE" : "FALSE"};`;
+    if (name === "map:entry" && args.length === 2) return `return mapEntry(${this.key(args[0]!)}, ${this.expr(args[1]!)}, f, s);`;
+    if (name === "map:merge" && args.length === 1) {
+      const source = args[0]!;
+      // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
+      if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry" && source.right.args.length === 2) {
+        const [key, value] = source.right.args as [Expr, Expr];
+        return `return mergeEntries(${this.expr(source.left)}(f, s), ${this.key(key)}, ${this.expr(value)}, s);`;
+      }
+      return `return mergeMaps(${this.expr(source)}(f, s));`;
+    }
+    return `return call(${literal(name)}, ${this.declarations.constant(`[${args.map((arg) => this.expr(arg)).join(", ")}]`)}, f, s);`;
+  }
+
+  /** The length of a sequence; children by name (count(x), exists(x)) are counted in the JSON without their nodes. */
+  private size(expr: Expr): string {
+    const names = childNamesOf(expr);
+    if (names !== undefined) return `(f instanceof XNode ? f.countChildrenNamed(${this.childNames(names)}) : 0)`;
+    return `${this.expr(expr)}(f, s).length`;
+  }
+
+  private childNames(names: readonly string[]): string {
+    return this.declarations.constant(`new ChildNames(${literal(names)})`);
+  }
+
+  private pathBody(expr: PathExpr): string {
+    const lines: string[] = [];
+    // "." (the commonest target): the focus itself.
+    if (isFocus(expr)) lines.push("if (f instanceof XNode) return f.alone();");
+    if (expr.rootDescendant) lines.push('if (!(f instanceof XNode)) throw new Error("// needs a node as context");', "const start = f.view.root;");
+    else lines.push("const start = f;", "if (start === undefined) return EMPTY;");
+    expr.steps.forEach((step, i) => {
+      const fn = this.step(step);
+      // The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
+      if (i === 0) lines.push(`let items = ${fn}(start, s);`);
+      else lines.push(`items = items.length === 1 ? ${fn}(items[0], s) : stepEach(items, ${fn}, s, ${step.axis === "child" || step.axis === "flag"});`);
+      for (const predicate of planOf(step).impure) {
+        const join = flagJoinOf(predicate);
+        const joinConstant = join === undefined ? "null" : this.declarations.constant(`{ flag: ${literal(join.flag)}, values: ${this.expr(join.values)} }`);
+        lines.push(`items = filterOrJoin(items, ${this.memoised(predicate)}, ${joinConstant}, s);`);
+      }
+    });
+    lines.push("return items;");
+    return lines.join("\n");
+  }
+
+  /** A step from one item, its variable-free predicates applied and the result memoised on the item when that pays. */
+  private step(step: Step): string {
+    const plan = planOf(step);
+    const fromNode = this.stepFromNode(step);
+    const fromAtom = this.stepFromAtom(step);
+    // Unmemoised, a step is its selection alone: one function for all that select alike, whatever their predicates.
+    if (!plan.memoised) {
+      const from = fromNode === fromAtom ? fromNode : `item instanceof XNode ? (${fromNode}) : ${fromAtom}`;
+      return this.declarations.declare("s", from, (name) => `function ${name}(item, s) {\nreturn ${from};\n}`);
+    }
+    return this.declarations.declare("s", JSON.stringify(step), (name) => {
+      const filters = plan.pure.map((predicate) => `value = filter(value, ${this.memoised(predicate)}, s);`);
+      return `function ${name}(item, s) {
+if (!(item instanceof XNode)) return ${fromAtom};
+const known = item.get(${name});
+if (known !== undefined) return known;
+let value = ${fromNode};
+${filters.join("\n")}
+return item.put(${name}, value);
+}`;
+    });
+  }
+
+  /** The items a step selects from a node `item`, as an expression. */
+  private stepFromNode(step: Step): string {
+    switch (step.axis) {
+      case "self":
+        return "item.alone()";
+      case "call":
+      case "expr":
+      case "group":
+        return this.stepFromAtom(step);
+      case "flag":
+        return `item.def === FLAG ? EMPTY : item.flag(${literal(step.name)})`;
+      case "child":
+        return `item.childrenNamed(${this.childNames(step.names)})`;
+      case "descendant":
+        return `item.descendants(${this.declarations.constant(literal(step.names))})`;
+      case "any":
+        return `item.${step.descendant ? "descendants" : "children"}()`;
+      case "parent":
+        return "item.parent === null ? EMPTY : item.parent.alone()";
+      case "root":
+        return "item.view.root.alone()";
+    }
+  }
+
+  /** The items a step selects from an atomic item (or a map): itself for `.`, an expression's value, or none. */
+  private stepFromAtom(step: Step): string {
+    switch (step.axis) {
+      case "self":
+        return "[item]";
+      case "call":
+        return `${this.expr(step.call)}(item, s)`;
+      case "expr":
+        return `${this.expr(step.expr)}(item, s)`;
+      case "group":
+        return `normalize(concat(${step.branches.map((branch) => `${this.expr(branch)}(item, s)`).join(", ")}))`;
+      default:
+        return "EMPTY";
+    }
+  }
+}

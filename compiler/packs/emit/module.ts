@@ -1,0 +1,115 @@
+// A rule pack's generated module: `module.exports = (primitives) => program`, where the program holds the node view's
+// definitions, the rules, the walk that finds every context node, and each context's lets and constraints as
+// functions (runtime/packs/engine.ts PackProgram). The module takes the primitives it calls as its one argument: it
+// imports nothing, so Node.js, the code cache and the browser bundle load it alike.
+import type { Expr } from "../../semantic/metapath.js";
+import type { DefinitionRow, PackRule } from "../../../runtime/packs/engine.js";
+import { Declarations, ExpressionEmitter } from "./expressions.js";
+import { flagPathOf, isFocus, leadingVariable, onlyCompared } from "./shapes.js";
+import { emitWalk, walkablePatterns } from "./walk.js";
+
+/** A constraint as the compiler reads it: Metapath syntax trees. */
+export interface SourceConstraint {
+  rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
+  kind: "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
+  target: Expr;
+  test?: Expr;
+  values?: string[];
+  allowOther?: boolean;
+  /** Full-match regular expression sources a value must all match (the regex, the datatype's pattern). */
+  patterns?: string[];
+  index?: string;
+  keys?: { target: Expr; pattern?: string }[];
+  /** The message template: text, and expressions rendered as short excerpts. */
+  message?: (string | Expr)[];
+}
+
+export interface SourceContext {
+  targets: Expr[];
+  lets: { name: string; expr: Expr }[];
+  constraints: SourceConstraint[];
+}
+
+export interface SourcePack {
+  name: string;
+  definitions: DefinitionRow[];
+  roots: Record<string, number>;
+  rules: PackRule[];
+  contexts: SourceContext[];
+}
+
+/** The primitives generated code calls (runtime/packs/primitives.ts), taken from the module's argument. */
+const PRIMITIVES = [
+  "XNode", "ChildNames", "FLAG", "EMPTY", "TRUE", "FALSE", "bool", "countOf", "concat", "normalize", "logical",
+  "compareFlag", "compareFlagWith", "compareGeneral", "compareValues", "flagValueOf", "effectiveBoolean", "quantified",
+  "mapEach", "lookupAll", "atomize", "flagValues", "mapEntry", "mergeEntries", "mergeMaps", "call", "stepEach",
+  "filter", "filterOrJoin",
+];
+
+const literal = (value: unknown) => JSON.stringify(value);
+
+/** An object literal of the entries whose value is defined. */
+const object = (entries: [string, string | undefined][]) =>
+  `{ ${entries
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join(", ")} }`;
+
+/**
+ * A let selecting flags (`by-component/@component-uuid`) that is only ever compared (`@uuid = $component-uuid`) is
+ * taken as its flags' values, `data(...)`: the same comparisons, without flag nodes.
+ */
+function letExpression(context: SourceContext, binding: SourceContext["lets"][number]): Expr {
+  return flagPathOf(binding.expr) !== undefined && onlyCompared(context, binding.name) ? { type: "call", name: "data", args: [binding.expr] } : binding.expr;
+}
+
+function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter): string {
+  const expect = c.kind === "expect";
+  const leading = expect ? leadingVariable(c.test!) : undefined;
+  return object([
+    ["rule", String(c.rule)],
+    ["kind", literal(c.kind)],
+    ["targets", isFocus(c.target) ? undefined : emitter.expr(c.target)],
+    ["test", expect ? emitter.expr(c.test!) : undefined],
+    ["leading", leading === undefined ? undefined : literal(leading)],
+    ["values", c.values === undefined ? undefined : literal(c.values)],
+    ["allowOther", c.allowOther === undefined ? undefined : String(c.allowOther)],
+    ["patterns", c.patterns === undefined ? undefined : literal(c.patterns)],
+    ["index", c.index === undefined ? undefined : literal(c.index)],
+    ["keys", c.keys === undefined ? undefined : `[${c.keys.map((k) => object([["key", emitter.key(k.target)], ["pattern", k.pattern === undefined ? undefined : literal(k.pattern)]])).join(", ")}]`],
+    ["message", c.message === undefined ? undefined : `[${c.message.map((part) => (typeof part === "string" ? literal(part) : emitter.expr(part))).join(", ")}]`],
+  ]);
+}
+
+export function packModule(pack: SourcePack, header: string): string {
+  const declarations = new Declarations();
+  const emitter = new ExpressionEmitter(declarations);
+  const walkable = walkablePatterns(pack.contexts);
+  const contexts = pack.contexts.map((context, c) => {
+    // A context the walk cannot find is evaluated from the document node.
+    const targets = walkable.has(c) ? undefined : emitter.expr(context.targets.length === 1 ? context.targets[0]! : { type: "union", items: context.targets });
+    const lets = `[${context.lets.map((binding) => `{ name: ${literal(binding.name)}, value: ${emitter.expr(letExpression(context, binding))} }`).join(", ")}]`;
+    const constraints = `[\n${context.constraints.map((constraint) => constraintCode(constraint, emitter)).join(",\n")}\n]`;
+    return object([
+      ["targets", targets],
+      ["lets", lets],
+      ["constraints", constraints],
+    ]);
+  });
+  const walk = emitWalk(declarations, walkable, pack.definitions, pack.roots);
+  return `${header}
+"use strict";
+module.exports = function program(primitives) {
+const { ${PRIMITIVES.join(", ")} } = primitives;
+${declarations}
+return {
+name: ${literal(pack.name)},
+definitions: ${literal(pack.definitions)},
+roots: ${literal(pack.roots)},
+rules: ${literal(pack.rules)},
+contexts: [\n${contexts.join(",\n")}\n],
+walk: ${walk},
+};
+};
+`;
+}

@@ -1,0 +1,149 @@
+// What the pack code emitter needs to know of a Metapath syntax tree to pick the code for it: whether it reads
+// variables, whether it is a plain flag comparison, a child count, a flag path, and how a step's predicates split into
+// those memoised per node and those applied on every evaluation.
+import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
+
+/** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
+export function variableFree(tree: object): boolean {
+  return !JSON.stringify(tree).includes('"type":"var"');
+}
+
+/** A variable-free expression depends on its focus node only: its value is memoised per node, unless it is cheap. */
+export function isMemoised(expr: Expr): boolean {
+  return variableFree(expr) && !isCheap(expr);
+}
+
+/** Expressions cheaper to evaluate again than to memoise: flag comparisons, and and/or of them. */
+export function isCheap(expr: Expr): boolean {
+  if (expr.type === "cmp" || expr.type === "vcmp") return flagComparisonOf(expr) !== undefined;
+  return (expr.type === "and" || expr.type === "or") && expr.items.every(isCheap);
+}
+
+/**
+ * `@name = 'literal'` or `@name = ('a', 'b')` (general comparison), the commonest predicate: the flag's value is read
+ * from the JSON and compared with the literals, without a flag node or sequences.
+ */
+export interface FlagComparison {
+  op: ComparisonOp | ValueComparisonOp;
+  flag: string;
+  literals: (string | number)[];
+}
+
+export function flagComparisonOf(expr: Expr & { type: "cmp" | "vcmp" }): FlagComparison | undefined {
+  const flag = bareFlagOf(expr.left);
+  // A value comparison takes one literal; a general comparison a literal or a sequence of them.
+  const items = expr.right.type === "sequence" && expr.type === "cmp" ? expr.right.items : [expr.right];
+  return flag !== undefined && items.every((item) => item.type === "literal")
+    ? { op: expr.op, flag, literals: items.map((item) => (item as Expr & { type: "literal" }).value) }
+    : undefined;
+}
+
+/** The flag name of the path `@name`, or undefined for any other expression. */
+export function bareFlagOf(expr: Expr): string | undefined {
+  const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+  return step?.axis === "flag" && step.predicates.length === 0 ? step.name : undefined;
+}
+
+/** Whether an expression is the path ".", whose value is its focus. */
+export function isFocus(expr: Expr): boolean {
+  const step = expr.type === "path" && !expr.rootDescendant && expr.steps.length === 1 ? expr.steps[0]! : undefined;
+  return step?.axis === "self" && step.predicates.length === 0;
+}
+
+/** The names of a path that only selects children by name (after self steps), or undefined for any other expression. */
+export function childNamesOf(expr: Expr): readonly string[] | undefined {
+  if (expr.type !== "path" || expr.rootDescendant || expr.steps.some((step) => step.predicates.length > 0)) return undefined;
+  const last = expr.steps[expr.steps.length - 1];
+  return last?.axis === "child" && expr.steps.slice(0, -1).every((step) => step.axis === "self") ? last.names : undefined;
+}
+
+/** A path ending in a flag step without predicates (`a/b/@name`): the path to the flag's parents, and the flag. */
+export function flagPathOf(expr: Expr): { parents: Expr; flag: string } | undefined {
+  if (expr.type !== "path" || (expr.rootDescendant && expr.steps.length === 1)) return undefined;
+  const last = expr.steps[expr.steps.length - 1];
+  if (last?.axis !== "flag" || last.predicates.length > 0) return undefined;
+  const steps: Step[] = expr.steps.length > 1 ? expr.steps.slice(0, -1) : [{ axis: "self", predicates: [] }];
+  return { parents: { type: "path", rootDescendant: expr.rootDescendant, steps }, flag: last.name };
+}
+
+/** The variable an expression reads before anything else, if it starts with one (its value depends on no target). */
+export function leadingVariable(expr: Expr): string | undefined {
+  switch (expr.type) {
+    case "var":
+      return expr.name;
+    case "quantified":
+      return leadingVariable(expr.bindings[0]!.in);
+    case "cmp":
+    case "vcmp":
+      return leadingVariable(expr.left);
+    default:
+      return undefined;
+  }
+}
+
+/** Whether every use of a variable in a tree is an operand of a comparison (which atomizes it), and none rebinds it. */
+export function onlyCompared(tree: unknown, name: string): boolean {
+  let uses = 0;
+  let compared = 0;
+  let rebound = false;
+  const isVariable = (expr: unknown) => (expr as Expr | undefined)?.type === "var" && (expr as Expr & { type: "var" }).name === name;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    const node = value as Partial<Record<string, unknown>>;
+    if (node.type === "var" && node.name === name) uses++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.left)) compared++;
+    if ((node.type === "cmp" || node.type === "vcmp") && isVariable(node.right)) compared++;
+    if (node.type === "quantified" && (node.bindings as { name: string }[]).some((binding) => binding.name === name)) rebound = true;
+    Object.values(node).forEach(visit);
+  };
+  visit(tree);
+  return !rebound && uses === compared;
+}
+
+/** `@flag = $variable`, which a join may stand for: the flag, and the variable's expression. */
+export function flagJoinOf(expr: Expr): { flag: string; values: Expr } | undefined {
+  if (expr.type !== "cmp" || expr.op !== "=" || expr.right.type !== "var") return undefined;
+  const flag = bareFlagOf(expr.left);
+  return flag === undefined ? undefined : { flag, values: expr.right };
+}
+
+/**
+ * How a step is evaluated: its variable-free predicates (and the variable-free operands of an `and`) are applied once
+ * per input node and memoised with the step's own result; the rest is applied on every evaluation. A step that keeps
+ * a positional predicate applies all its predicates in order, unmemoised.
+ */
+export interface StepPlan {
+  memoised: boolean;
+  pure: Expr[];
+  impure: Expr[];
+}
+
+export function planOf(step: Step): StepPlan {
+  const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
+  const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
+  // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
+  const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
+  const varFree = own === undefined || variableFree(own);
+  let memoised = !positional && varFree;
+  let pure: Expr[] = [];
+  let impure: Expr[] = [];
+  if (!memoised) impure = step.predicates;
+  else {
+    for (const predicate of step.predicates) {
+      const parts = predicate.type === "and" ? predicate.items : [predicate];
+      const pureParts = parts.filter(variableFree);
+      const impureParts = parts.filter((part) => !variableFree(part));
+      pure.push(...pureParts);
+      if (impureParts.length > 0) impure.push(impureParts.length === 1 ? impureParts[0]! : { type: "and", items: impureParts });
+    }
+    if (!costly && pure.length === 0) memoised = false;
+    // Predicates that are all cheap, on a cheap step, are applied again rather than memoised (in their order).
+    else if (!costly && impure.length === 0 && pure.every(isCheap)) {
+      memoised = false;
+      pure = [];
+      impure = step.predicates;
+    }
+  }
+  return { memoised, pure, impure };
+}

@@ -1,0 +1,100 @@
+// One walk for every context of a pack: the contexts' targets (`/system-security-plan/metadata`, `//user`,
+// `/catalog//control`) are matched together, as an automaton over element names, by generated functions per
+// definition and match state. The walk enters only the child instances that can lead to a context node, in
+// definition order, so each context's nodes come out in document order, each once.
+import type { Expr } from "../../semantic/metapath.js";
+import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
+import type { Declarations } from "./expressions.js";
+
+/** A target as steps from the document node: a child (one level) or a descendant (any depth) with one of the names. */
+interface Pattern {
+  context: number;
+  steps: { descendant: boolean; names: readonly string[] }[];
+}
+
+/** The target's steps from the document node, or undefined for a target the walk cannot find (it is evaluated). */
+function patternOf(target: Expr, context: number): Pattern | undefined {
+  if (target.type !== "path") return undefined;
+  const steps = target.steps[0]?.axis === "root" && !target.rootDescendant ? target.steps.slice(1) : target.steps;
+  if (target.steps[0]?.predicates.length || steps.length === 0) return undefined;
+  const out: Pattern["steps"] = [];
+  for (const step of steps) {
+    if ((step.axis !== "child" && step.axis !== "descendant") || step.predicates.length > 0) return undefined;
+    out.push({ descendant: step.axis === "descendant", names: step.names });
+  }
+  return { context, steps: out };
+}
+
+/** The contexts whose targets the walk finds: each target a pattern. */
+export function walkablePatterns(contexts: readonly { targets: Expr[] }[]): Map<number, Pattern[]> {
+  const walkable = new Map<number, Pattern[]>();
+  contexts.forEach((context, c) => {
+    const patterns = context.targets.map((target) => patternOf(target, c));
+    if (patterns.every((pattern) => pattern !== undefined)) walkable.set(c, patterns as Pattern[]);
+  });
+  return walkable;
+}
+
+/** A pattern waiting for its step `at`. */
+type Position = readonly [pattern: number, at: number];
+
+/**
+ * Declares the walk and returns the name of its entry, `(document, sites, wanted)`: from the document node, each
+ * node of a walked context `c` is pushed to `sites[c]` when `wanted[c]`.
+ */
+export function emitWalk(declarations: Declarations, patternsByContext: Map<number, Pattern[]>, definitions: readonly DefinitionRow[], roots: Record<string, number>): string {
+  const patterns = [...patternsByContext.values()].flat();
+  const reach = namesBelow(definitions);
+  const childNamesOf = (def: number) => {
+    const row = definitions[def]!;
+    return row[0] === "a" ? row[2].map(([name]) => name) : [];
+  };
+  /** Whether a node of the definition can still complete the position. */
+  const useful = (def: number, [p, at]: Position) => {
+    const step = patterns[p]!.steps[at]!;
+    return step.descendant ? step.names.some((name) => reach[def]!.has(name)) : step.names.some((name) => childNamesOf(def).includes(name));
+  };
+  /** Entering a child named `name` of definition `def`: the contexts it is a node of, and the positions it carries on. */
+  const enter = (positions: readonly Position[], name: string, def: number) => {
+    const matched = new Set<number>();
+    const next: Position[] = [];
+    for (const [p, at] of positions) {
+      const step = patterns[p]!.steps[at]!;
+      if (step.names.includes(name)) {
+        if (at + 1 === patterns[p]!.steps.length) matched.add(patterns[p]!.context);
+        else next.push([p, at + 1]);
+      }
+      if (step.descendant) next.push([p, at]);
+    }
+    // One position once, in a fixed order: the state names its walk function.
+    const carried = [...new Map(next.filter((position) => useful(def, position)).map((position) => [position.join(":"), position])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return { matched: [...matched].sort((a, b) => a - b), carried };
+  };
+
+  const visit = (def: number, matched: readonly number[], positions: readonly Position[]): string => {
+    const key = JSON.stringify([def, matched, positions]);
+    return declarations.declare("w", key, (name) => {
+      const lines = matched.map((c) => `if (wanted[${c}]) sites[${c}].push(node);`);
+      const row = definitions[def]!;
+      if (row[0] === "a") {
+        row[2].forEach(([childName, , childDef], i) => {
+          const entered = enter(positions, childName, childDef);
+          if (entered.matched.length === 0 && entered.carried.length === 0) return;
+          const child = visit(childDef, entered.matched, entered.carried);
+          lines.push(`for (const child of node.instanceAt(${i})) ${child}(child, sites, wanted);`);
+        });
+      }
+      return `function ${name}(node, sites, wanted) {\n${lines.join("\n")}\n}`;
+    });
+  };
+
+  const start: Position[] = patterns.map((_, p) => [p, 0]);
+  const cases = Object.keys(roots)
+    .sort()
+    .flatMap((model) => {
+      const entered = enter(start, model, roots[model]!);
+      if (entered.matched.length === 0 && entered.carried.length === 0) return [];
+      return [`case ${JSON.stringify(model)}: for (const root of document.instanceAt(0)) ${visit(roots[model]!, entered.matched, entered.carried)}(root, sites, wanted); break;`];
+    });
+  return declarations.declare("walk", "", (name) => `function ${name}(document, sites, wanted) {\nswitch (document.view.model) {\n${cases.join("\n")}\n}\n}`);
+}

@@ -1,0 +1,370 @@
+// The node view of the pack engine: a parsed OSCAL JSON document seen in the metaschema's XML-model names (flags,
+// fields, assemblies), built lazily, so that `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in
+// constraint files. Nodes know their RFC 6901 pointer and document order.
+import { escapeToken } from "../core/json-pointer.js";
+
+/** A definition of the node view: assemblies ("a": flags, children) and fields ("f": flags, JSON value key or null). */
+export type DefinitionRow =
+  | ["a", flags: [name: string, json: string][], children: [name: string, json: string, definition: number][]]
+  | ["f", flags: [name: string, json: string][], valueKey: string | null];
+
+/** The definitions of a pack's node view, and the definition of each model's root. */
+export interface ViewDefinitions {
+  definitions: DefinitionRow[];
+  roots: Record<string, number>;
+}
+
+/** `compute` worked out once per key object and kept while the key lives. */
+function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new WeakMap<K, V>();
+  return (key) => {
+    const known = cache.get(key);
+    if (known !== undefined || cache.has(key)) return known as V;
+    const value = compute(key);
+    cache.set(key, value);
+    return value;
+  };
+}
+
+export const DOCUMENT = -1;
+export const FLAG = -2;
+/** A child's position: its instance number times INSTANCE, plus its array index. */
+const INSTANCE = 0x100000;
+// Keys of an XNode's cache besides the generated steps and expressions.
+const CHILDREN = Symbol("children");
+const POINTER = Symbol("pointer");
+const ORDER = Symbol("order");
+const ALL_DESCENDANTS = Symbol("descendants");
+
+/**
+ * Element names that can occur below each definition (for `//name` and the generated walk: subtrees that cannot hold
+ * one are skipped).
+ */
+export function namesBelow(definitions: readonly DefinitionRow[]): Set<string>[] {
+  const table = definitions.map(() => new Set<string>());
+  for (let changed = true; changed; ) {
+    changed = false;
+    definitions.forEach((row, def) => {
+      if (row[0] !== "a") return;
+      const names = table[def]!;
+      const before = names.size;
+      for (const [name, , child] of row[2]) {
+        names.add(name);
+        for (const below of table[child]!) names.add(below);
+      }
+      if (names.size !== before) changed = true;
+    });
+  }
+  return table;
+}
+const reachableNames = cachedPer((data: ViewDefinitions) => namesBelow(data.definitions));
+
+/** Per definition, the child instances a `//names` search takes: [instance, holds a match, may lead to one]. */
+type SearchSteps = [instance: number, matches: boolean, below: boolean][];
+const searchPlansOf = cachedPer((_: ViewDefinitions) => new Map<readonly string[] | symbol, Map<number, SearchSteps>>());
+function searchPlan(data: ViewDefinitions, names: readonly string[] | undefined): (def: number, rows: [string, string, number][]) => SearchSteps {
+  const byNames = searchPlansOf(data);
+  const key = names ?? ALL_DESCENDANTS;
+  let byDef = byNames.get(key);
+  if (byDef === undefined) byNames.set(key, (byDef = new Map()));
+  const reach = reachableNames(data);
+  const plans = byDef;
+  const none: SearchSteps = [];
+  return (def, rows) => {
+    if (rows.length === 0) return none;
+    // The document node's one row is its root, which depends on the document's model.
+    const planKey = def >= 0 ? def : -1 - rows[0]![2];
+    let steps = plans.get(planKey);
+    if (steps === undefined) {
+      steps = [];
+      for (let i = 0; i < rows.length; i++) {
+        const [name, , child] = rows[i]!;
+        const matches = names === undefined || names.includes(name);
+        const below = names === undefined || names.some((n) => reach[child]!.has(n));
+        if (matches || below) steps.push([i, matches, below]);
+      }
+      plans.set(planKey, steps);
+    }
+    return steps;
+  };
+}
+
+/** The position of a flag among a definition's flags, or -1. */
+function flagIndex(flags: readonly [name: string, json: string][], name: string): number {
+  for (let i = 0; i < flags.length; i++) if (flags[i]![0] === name) return i;
+  return -1;
+}
+
+/** The flags of flag nodes and of the document node. */
+const NO_FLAGS: [name: string, json: string][] = [];
+
+/** The child instances of fields, flags and atoms: none, shared (asked for on every child step from them). */
+const NO_ROWS: [string, string, number][] = [];
+
+/** The names of a child step, with the child instances they select in each definition, worked out on first use. */
+export class ChildNames {
+  private readonly byDefinition: (readonly number[])[] = [];
+
+  constructor(private readonly names: readonly string[]) {}
+
+  /** The positions of the selected instances among the child instances (`rows`) of a node of the definition. */
+  of(def: number, rows: readonly [string, string, number][]): readonly number[] {
+    if (rows.length === 0) return NO_POSITIONS;
+    // The document node's one row is its root, which depends on the document's model: not kept.
+    return def < 0 ? this.select(rows) : (this.byDefinition[def] ??= this.select(rows));
+  }
+
+  private select(rows: readonly [string, string, number][]): number[] {
+    const positions: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (this.names.includes(rows[i]![0])) positions.push(i);
+    return positions;
+  }
+}
+const NO_POSITIONS: readonly number[] = [];
+
+/** The sequence of no nodes, shared (sequences are never modified). */
+export const NO_NODES: XNode[] = [];
+
+export class XNode {
+  /** The nodes of each child instance of the definition, built on first use. */
+  private instances: (XNode[] | undefined)[] | undefined;
+  /** The node alone of each flag of the definition, built on first use. */
+  private flags: (XNode[] | undefined)[] | undefined;
+  /**
+   * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
+   * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
+   * (keyed by their generated function, one for all written alike), which cannot change within a run.
+   */
+  private cache: Map<unknown, unknown> | undefined;
+  /** The sequence of this node alone, created on first use. */
+  private single: XNode[] | undefined;
+
+  get<T>(key: unknown): T | undefined {
+    return this.cache?.get(key) as T | undefined;
+  }
+
+  put<T>(key: unknown, value: T): T {
+    (this.cache ??= new Map()).set(key, value);
+    return value;
+  }
+
+  /**
+   * A node has few fields, as thousands are built per run: its name, JSON property and array index are worked out from
+   * its parent and position when its pointer is asked for.
+   */
+  constructor(
+    readonly value: unknown,
+    readonly def: number,
+    readonly parent: XNode | null,
+    /** Position among its parent's children: instance number, then array index (-1 for flags and the document node). */
+    readonly position: number,
+    readonly view: DocumentView,
+  ) {}
+
+  /** The sequence of this node alone, shared (sequences are never modified). */
+  alone(): XNode[] {
+    return (this.single ??= [this]);
+  }
+
+  /** Child instances as [name, JSON property, definition]; the document node has its root as only child. */
+  private childRows(): [string, string, number][] {
+    if (this.def === DOCUMENT) return this.view.rootRows;
+    const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
+    return row?.[0] === "a" ? row[2] : NO_ROWS;
+  }
+
+  /** The JSON value of a child instance (the document node's one child is its root). */
+  private childValue(json: string): unknown {
+    return this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+  }
+
+  private instance(i: number, rows: [string, string, number][]): XNode[] {
+    const known = this.instances?.[i];
+    if (known !== undefined) return known;
+    const [, json, def] = rows[i]!;
+    const v = this.childValue(json);
+    // An absent instance (the usual answer of a search through a node) is read again rather than kept: most nodes
+    // asked only for absent children then need no array of their instances.
+    if (v === undefined) return NO_NODES;
+    const position = i * INSTANCE;
+    let nodes: XNode[];
+    if (Array.isArray(v)) {
+      nodes = new Array<XNode>(v.length);
+      for (let j = 0; j < v.length; j++) nodes[j] = new XNode(v[j], def, this, position + j, this.view);
+    } else {
+      const node = new XNode(v, def, this, position, this.view);
+      // The instance's sequence is the node's sequence alone.
+      nodes = node.single = [node];
+    }
+    // Arrays are sized exactly: most instances hold one node or none, and a pushed-to empty array reserves room for many.
+    (this.instances ??= new Array<XNode[] | undefined>(rows.length))[i] = nodes;
+    return nodes;
+  }
+
+  /** The nodes of the definition's i-th child instance (the generated walk takes them in definition order). */
+  instanceAt(i: number): XNode[] {
+    return this.instance(i, this.childRows());
+  }
+
+  children(): XNode[] {
+    return this.get<XNode[]>(CHILDREN) ?? this.put(CHILDREN, this.childRows().flatMap((_, i, rows) => this.instance(i, rows)));
+  }
+
+  childrenNamed(names: ChildNames): XNode[] {
+    const rows = this.childRows();
+    const selected = names.of(this.def, rows);
+    let out: XNode[] | undefined;
+    for (let s = 0; s < selected.length; s++) {
+      const nodes = this.instance(selected[s]!, rows);
+      // One matching instance (the usual case): its cached array, shared.
+      out = out === undefined ? nodes : [...out, ...nodes];
+    }
+    return out ?? NO_NODES;
+  }
+
+  /** How many children have one of the names, counted in the JSON without building their nodes. */
+  countChildrenNamed(names: ChildNames): number {
+    const rows = this.childRows();
+    const selected = names.of(this.def, rows);
+    let count = 0;
+    for (let s = 0; s < selected.length; s++) {
+      const v = this.childValue(rows[selected[s]!]![1]);
+      count += Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
+    }
+    return count;
+  }
+
+  /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
+  descendants(names?: readonly string[]): XNode[] {
+    const key = names ?? ALL_DESCENDANTS;
+    const known = this.get<XNode[]>(key);
+    if (known !== undefined) return known;
+    const out: XNode[] = [];
+    const plan = searchPlan(this.view.data, names);
+    const visit = (node: XNode) => {
+      const rows = node.childRows();
+      const steps = plan(node.def, rows);
+      for (let s = 0; s < steps.length; s++) {
+        const [i, matches, below] = steps[s]!;
+        for (const child of node.instance(i, rows)) {
+          if (matches) out.push(child);
+          if (below) visit(child);
+        }
+      }
+    };
+    visit(this);
+    return this.put(key, out);
+  }
+
+  /** The flag's node alone, or no node when the flag is absent (read from the JSON again rather than kept). */
+  flag(name: string): XNode[] {
+    const flags = this.flagRows();
+    const at = flagIndex(flags, name);
+    const known = this.flags?.[at];
+    if (known !== undefined) return known;
+    const value = this.flagValueAt(flags, at);
+    if (value === undefined) return NO_NODES;
+    const node = new XNode(value, FLAG, this, -1, this.view);
+    (this.flags ??= new Array<XNode[] | undefined>(flags.length))[at] = node.single = [node];
+    return node.single;
+  }
+
+  /** The flags of this node's definition as [name, JSON property]; none for flags and the document node. */
+  private flagRows(): [name: string, json: string][] {
+    return this.def < 0 ? NO_FLAGS : this.view.data.definitions[this.def]![1];
+  }
+
+  /** A flag's value read from the JSON, without building its node (comparisons in predicates need no more). */
+  flagValue(name: string): string | number | boolean | undefined {
+    const flags = this.flagRows();
+    return this.flagValueAt(flags, flagIndex(flags, name));
+  }
+
+  private flagValueAt(flags: [name: string, json: string][], at: number): string | number | boolean | undefined {
+    if (at < 0 || !isObject(this.value)) return undefined;
+    const v = this.value[flags[at]![1]];
+    return isAtom(v) ? v : undefined;
+  }
+
+  /** The node's RFC 6901 pointer in its document. */
+  pointer(): string {
+    const parent = this.parent;
+    if (parent === null) return "";
+    const known = this.get<string>(POINTER);
+    if (known !== undefined) return known;
+    let text: string;
+    if (this.def === FLAG) text = `${parent.pointer()}/${escapeToken(parent.flagRows()[parent.flags!.indexOf(this.single!)]![1])}`;
+    else {
+      // The document node's one child is its root, whose JSON property is its model's name.
+      const json = parent.childRows()[Math.floor(this.position / INSTANCE)]![1];
+      text = `${parent.pointer()}/${escapeToken(json)}`;
+      if (Array.isArray(parent.childValue(json))) text += `/${this.position % INSTANCE}`;
+    }
+    return this.put(POINTER, text);
+  }
+
+  /** The atomic value: a flag's, a field's (its value key's when it has flags), or the text of an assembly. */
+  atom(): string | number | boolean | undefined {
+    if (this.def === FLAG) return this.value as string | number | boolean;
+    const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
+    if (row?.[0] === "f") {
+      const v = row[2] === null ? this.value : isObject(this.value) ? this.value[row[2]] : undefined;
+      return isAtom(v) ? v : undefined;
+    }
+    return this.descendants().map((d) => d.atom() ?? "").join("");
+  }
+}
+
+/** Document order: the child positions from the document node (flags before children). */
+function orderOf(node: XNode): number[] {
+  if (node.parent === null) return [];
+  return node.get<number[]>(ORDER) ?? node.put(ORDER, [...orderOf(node.parent), node.position]);
+}
+
+export function compareOrder(a: XNode, b: XNode): number {
+  const x = orderOf(a);
+  const y = orderOf(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+
+export interface DocumentView {
+  data: ViewDefinitions;
+  model: string;
+  root: XNode;
+  /** The document node's one child instance: its root. */
+  rootRows: [string, string, number][];
+}
+
+/** A map (map:entry, map:merge): keys with their values, first entry of a key kept. */
+export class MapItem {
+  constructor(
+    readonly keys: string[],
+    readonly values: Item[][],
+  ) {}
+}
+export type Item = XNode | string | number | boolean | Date | MapItem;
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+export function isAtom(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
+export function viewOf(data: ViewDefinitions, document: unknown): DocumentView | undefined {
+  if (!isObject(document)) return undefined;
+  const model = Object.keys(document).find((key) => key in data.roots);
+  if (model === undefined) return undefined;
+  const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
+  view.root = new XNode(document[model], DOCUMENT, null, -1, view);
+  return view;
+}
+/** Dedupes nodes and puts them in document order (atomic items are kept as they come). */
+export function normalize(items: Item[]): Item[] {
+  if (items.length < 2 || !items.every((i) => i instanceof XNode)) return items;
+  const nodes = items as XNode[];
+  let ordered = true;
+  for (let i = 1; i < nodes.length && ordered; i++) ordered = compareOrder(nodes[i - 1]!, nodes[i]!) < 0;
+  return ordered ? nodes : [...new Set(nodes)].sort(compareOrder);
+}

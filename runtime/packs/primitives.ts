@@ -1,0 +1,394 @@
+// What a pack's generated code calls (compiler/packs/emit): Metapath's sequences, atomization, comparisons, functions
+// and predicates, over the node view (./node-view.ts). The generated module receives these as its one import; it never
+// sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
+import { excerpt } from "../core/issue-bounds.js";
+import { FLAG, MapItem, XNode, normalize, type Item } from "./node-view.js";
+import type { Scope } from "./engine.js";
+
+export { ChildNames, XNode, normalize } from "./node-view.js";
+export { FLAG };
+
+/** An expression compiled to a function. Results are shared (literals, memoised values, booleans): never modified. */
+export type Evaluator = (focus: Item | undefined, scope: Scope) => Item[];
+
+/** Thrown where an input cannot be resolved; a plain class, not an Error: no stack trace is captured. */
+export class NotEvaluated {
+  constructor(readonly message: string) {}
+}
+
+export type Atom = string | number | boolean | Date;
+
+export const TRUE: Item[] = [true];
+export const FALSE: Item[] = [false];
+export const EMPTY: Item[] = [];
+export const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
+/** Counts are mostly small: their sequences are shared too. */
+const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
+export const countOf = (n: number): Item[] => SMALL_COUNTS[n] ?? [n];
+
+export function atomOf(item: Item): Atom | undefined {
+  if (item instanceof XNode) return item.atom();
+  if (item instanceof MapItem) throw new Error("a map has no atomic value");
+  return item;
+}
+
+export function atomize(items: readonly Item[]): Atom[] {
+  const out: Atom[] = [];
+  for (const item of items) {
+    const atom = atomOf(item);
+    if (atom !== undefined) out.push(atom);
+  }
+  return out;
+}
+
+/** A date or date-time (with or without timezone) as epoch milliseconds, for comparisons with current-dateTime(). */
+function instantOf(text: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2})(T[\d:.]+)?(Z|[+-]\d{2}:\d{2})?$/.exec(text.trim());
+  if (m === null) throw new NotEvaluated(`"${excerpt(text)}" is not a date or date-time`);
+  return Date.parse(`${m[1]}${m[2] ?? "T00:00:00"}${m[3] ?? "Z"}`);
+}
+
+export function compareAtoms(op: string, a: Atom, b: Atom): boolean {
+  let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
+  let y: string | number | boolean = b instanceof Date ? b.getTime() : b;
+  if (a instanceof Date !== b instanceof Date) {
+    x = typeof x === "number" ? x : instantOf(String(x));
+    y = typeof y === "number" ? y : instantOf(String(y));
+  } else if (typeof x === "number" || typeof y === "number") {
+    const nx = Number(x);
+    const ny = Number(y);
+    if (!Number.isNaN(nx) && !Number.isNaN(ny)) {
+      x = nx;
+      y = ny;
+    } else {
+      x = String(x);
+      y = String(y);
+    }
+  } else if (typeof x !== typeof y) {
+    x = String(x);
+    y = String(y);
+  }
+  switch (op) {
+    case "=": case "eq": return x === y;
+    case "!=": case "ne": return x !== y;
+    case "<": case "lt": return x < y;
+    case "<=": case "le": return x <= y;
+    case ">": case "gt": return x > y;
+    default: return x >= y;
+  }
+}
+
+/** General comparison: true when some pair of the two sides' atoms compares true. */
+export function compareGeneral(op: string, leftItems: readonly Item[], rightItems: readonly Item[]): Item[] {
+  if (leftItems.length === 1 && rightItems.length === 1) {
+    const a = atomOf(leftItems[0]!);
+    const b = atomOf(rightItems[0]!);
+    return bool(a !== undefined && b !== undefined && compareAtoms(op, a, b));
+  }
+  const left = atomize(leftItems);
+  const right = atomize(rightItems);
+  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(op, left[i]!, right[j]!)) return TRUE;
+  return FALSE;
+}
+
+/** `@flag = expression`: the flag's value (read from the JSON, without its node) against the other side's atoms. */
+export function compareFlagWith(op: string, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
+  if (value === undefined) return FALSE;
+  if (rightItems.length === 1) {
+    const b = atomOf(rightItems[0]!);
+    return bool(b !== undefined && compareAtoms(op, value, b));
+  }
+  const right = atomize(rightItems);
+  for (let j = 0; j < right.length; j++) if (compareAtoms(op, value, right[j]!)) return TRUE;
+  return FALSE;
+}
+
+/** Value comparison: one atom each side (the left found first); an absent operand gives the empty sequence. */
+export function compareValues(op: string, left: Evaluator, right: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
+  const what = `"${op}"`;
+  const a = single(left(focus, scope), what);
+  const b = single(right(focus, scope), what);
+  return a === undefined || b === undefined ? EMPTY : bool(compareAtoms(op, a, b));
+}
+
+export function effectiveBoolean(items: readonly Item[]): boolean {
+  if (items.length === 0) return false;
+  const first = items[0]!;
+  if (first instanceof XNode || first instanceof MapItem || first instanceof Date) return true;
+  if (items.length > 1) return true;
+  if (typeof first === "boolean") return first;
+  if (typeof first === "number") return first !== 0 && !Number.isNaN(first);
+  return first !== "";
+}
+
+export function single(items: readonly Item[], what: string): Atom | undefined {
+  if (items.length === 1) return atomOf(items[0]!);
+  const atoms = atomize(items);
+  if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
+  return atoms[0];
+}
+
+/** The value of a flag of the focus (flags and atomic items have none). */
+export const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
+
+/** `@name = 'literal'` or `@name = ('a', 'b')`: whether the flag's value (none: false) compares true with a literal. */
+export function compareFlag(op: string, literals: readonly (string | number)[], value: Atom | undefined): boolean {
+  if (value === undefined) return false;
+  for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
+  return false;
+}
+
+/** and/or; a side that cannot be evaluated does not matter when the other decides (false for and, true for or). */
+export function logical(and: boolean, items: readonly Evaluator[], focus: Item | undefined, scope: Scope): boolean {
+  let pending: NotEvaluated | undefined;
+  for (let i = 0; i < items.length; i++) {
+    try {
+      const value = effectiveBoolean(items[i]!(focus, scope));
+      if (and ? !value : value) return value;
+    } catch (error) {
+      if (!(error instanceof NotEvaluated)) throw error;
+      pending ??= error;
+    }
+  }
+  if (pending !== undefined) throw pending;
+  return and;
+}
+
+export interface Binding {
+  name: string;
+  in: Evaluator;
+}
+
+export function quantified(some: boolean, bindings: readonly Binding[], at: number, satisfies: Evaluator, focus: Item | undefined, scope: Scope): boolean {
+  if (at === bindings.length) return effectiveBoolean(satisfies(focus, scope));
+  const binding = bindings[at]!;
+  for (const item of binding.in(focus, scope)) {
+    const result = quantified(some, bindings, at + 1, satisfies, focus, scope.bind(binding.name, [item]));
+    if (result === some) return some;
+  }
+  return !some;
+}
+
+/**
+ * Appends `items` to `out` one by one: `out.push(...items)` passes every item as an argument, and an array of some
+ * hundred thousand (the props of one component) overflows the stack, which would read as a nesting error.
+ */
+export function appendAll(out: Item[], items: readonly Item[]): void {
+  for (let i = 0; i < items.length; i++) out.push(items[i]!);
+}
+
+/** The sequences one after the other. */
+export function concat(...sequences: (readonly Item[])[]): Item[] {
+  const out: Item[] = [];
+  for (const sequence of sequences) appendAll(out, sequence);
+  return out;
+}
+
+/** A step taken from each of several items: their results in order (document order, deduped, unless `ordered`). */
+export function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
+  const next: Item[] = [];
+  for (const item of items) appendAll(next, step(item, scope));
+  // Children and flags of distinct nodes in document order are distinct and in document order already.
+  return ordered ? next : normalize(next);
+}
+
+/** `left ! right`: the right side evaluated with each item of the left as its focus. */
+export function mapEach(items: readonly Item[], right: Evaluator, scope: Scope): Item[] {
+  return items.flatMap((item) => right(item, scope));
+}
+
+/** `?*`: every value of the maps. */
+export function lookupAll(items: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  for (const item of items) {
+    if (!(item instanceof MapItem)) throw new Error("?* applies to maps only");
+    for (const value of item.values) appendAll(out, value);
+  }
+  return out;
+}
+
+/** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
+export function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Item[] {
+  let kept: Item[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const value = predicate(items[i]!, scope);
+    const keep = value.length === 1 && typeof value[0] === "number" ? value[0] === i + 1 : effectiveBoolean(value);
+    if (keep) kept?.push(items[i]!);
+    else kept ??= items.slice(0, i);
+  }
+  return kept ?? (items as Item[]);
+}
+
+/**
+ * `@flag = $variable`: a general equality of a flag with a variable's values. Applied to many nodes for each of many
+ * context nodes (`component[@uuid = $component-uuid]` for every statement), filtering costs the product of the two;
+ * looking the values up in the nodes' flag values, indexed once per sequence of nodes, costs their sum.
+ */
+export interface FlagJoin {
+  flag: string;
+  values: Evaluator;
+}
+
+/** Sequences shorter than this are filtered: indexing them would cost more than it saves. */
+const JOIN_AT_LEAST = 8;
+
+/** A predicate that reads a variable, applied on every evaluation; through its join when it has one and it pays. */
+export function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
+  const joined = flagJoin !== null && items.length >= JOIN_AT_LEAST ? join(items, flagJoin, scope) : undefined;
+  return joined ?? filter(items, predicate, scope);
+}
+
+/** Per sequence of nodes and flag name: the positions of the nodes by the flag's value; null when a value is not a string. */
+const flagIndexes = new WeakMap<readonly Item[], Map<string, Map<string, number[]> | null>>();
+function nodesByFlagValue(items: readonly Item[], flag: string): Map<string, number[]> | null {
+  let byFlag = flagIndexes.get(items);
+  if (byFlag === undefined) flagIndexes.set(items, (byFlag = new Map()));
+  let index = byFlag.get(flag);
+  if (index !== undefined) return index;
+  index = new Map();
+  for (let i = 0; i < items.length; i++) {
+    const value = flagValueOf(flag, items[i]);
+    if (value === undefined) continue;
+    // Numbers and booleans compare with strings by conversion rules, not by identity: such sequences are filtered.
+    if (typeof value !== "string") {
+      index = null;
+      break;
+    }
+    const positions = index.get(value);
+    if (positions === undefined) index.set(value, [i]);
+    else positions.push(i);
+  }
+  byFlag.set(flag, index);
+  return index;
+}
+
+/** The items whose flag equals one of the variable's values, in order; undefined where only filtering decides. */
+function join(items: readonly Item[], { flag, values }: FlagJoin, scope: Scope): Item[] | undefined {
+  const atoms = atomize(values(undefined, scope));
+  if (!atoms.every((atom) => typeof atom === "string")) return undefined;
+  const index = nodesByFlagValue(items, flag);
+  if (index === null) return undefined;
+  const positions = new Set<number>();
+  for (const atom of atoms) for (const position of index.get(atom as string) ?? []) positions.add(position);
+  if (positions.size === items.length) return items as Item[];
+  return [...positions].sort((a, b) => a - b).map((position) => items[position]!);
+}
+
+/** fn:data() of `parents/@flag`: the flag's values, read from the JSON without flag nodes. */
+export function flagValues(nodes: readonly Item[], flag: string): Item[] {
+  // One parent, the usual case: a sequence sized exactly (a pushed-to empty array reserves room for many).
+  if (nodes.length === 1) {
+    const value = flagValueOf(flag, nodes[0]);
+    return value === undefined ? EMPTY : [value];
+  }
+  const out: Item[] = [];
+  for (const node of nodes) {
+    const value = flagValueOf(flag, node);
+    if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/** A map entry's or an index's key: a flag's value (read from the JSON) or an expression's one atom. */
+export type KeyOf = { flag: string } | { value: Evaluator };
+
+export function entryKey(key: KeyOf, focus: Item | undefined, scope: Scope): Atom | undefined {
+  return "flag" in key ? flagValueOf(key.flag, focus) : single(key.value(focus, scope), "map:entry");
+}
+
+export function mapEntry(key: KeyOf, value: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
+  const atom = entryKey(key, focus, scope);
+  return atom === undefined ? EMPTY : [new MapItem([String(atom)], [value(focus, scope)])];
+}
+
+/** Adds an entry whose key the map does not hold yet. */
+function addEntry(map: MapItem, seen: Set<string>, key: string, value: Item[]): void {
+  seen.add(key);
+  map.keys.push(key);
+  map.values.push(value);
+}
+
+/**
+ * `map:merge(nodes ! map:entry(key, value))`, the usual argument: entries merged as they are made, without a map each.
+ * Duplicate keys keep the first entry (map:merge's default "use-first").
+ */
+export function mergeEntries(items: readonly Item[], key: KeyOf, value: Evaluator, scope: Scope): Item[] {
+  const seen = new Set<string>();
+  const merged = new MapItem([], []);
+  for (const item of items) {
+    const atom = entryKey(key, item, scope);
+    if (atom === undefined) continue;
+    const text = String(atom);
+    if (!seen.has(text)) addEntry(merged, seen, text, value(item, scope));
+  }
+  return [merged];
+}
+
+export function mergeMaps(items: readonly Item[]): Item[] {
+  const seen = new Set<string>();
+  const merged = new MapItem([], []);
+  for (const item of items) {
+    if (!(item instanceof MapItem)) throw new Error("map:merge() takes maps");
+    for (let i = 0; i < item.keys.length; i++) if (!seen.has(item.keys[i]!)) addEntry(merged, seen, item.keys[i]!, item.values[i]!);
+  }
+  return [merged];
+}
+
+function stringArgument(args: readonly Evaluator[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
+  const arg = args[at];
+  if (arg === undefined) return undefined;
+  const value = single(arg(focus, scope), `${name}()`);
+  return value === undefined ? undefined : String(value);
+}
+
+/** The functions the generated code does not inline, dispatched on their name. */
+export function call(name: string, args: readonly Evaluator[], focus: Item | undefined, scope: Scope): Item[] {
+  const run = scope.run;
+  const arg = (i: number) => args[i]!(focus, scope);
+  const text = (i: number) => stringArgument(args, i, focus, scope, name);
+  switch (name) {
+    case "starts-with":
+      return bool((text(0) ?? "").startsWith(text(1) ?? ""));
+    case "substring": {
+      // XPath positions are 1-based and count characters; rounding as fn:substring does.
+      const chars = [...(text(0) ?? "")];
+      const start = Math.round(Number(text(1)));
+      const length = args.length > 2 ? Math.round(Number(text(2))) : Infinity;
+      return [chars.filter((_, i) => i + 1 >= start && i + 1 < start + length).join("")];
+    }
+    case "substring-after": {
+      const subject = text(0) ?? "";
+      const marker = text(1) ?? "";
+      const at = subject.indexOf(marker);
+      return [at < 0 ? "" : subject.slice(at + marker.length)];
+    }
+    case "current-dateTime":
+      return [run.options.now];
+    case "path": {
+      const nodes = args.length > 0 ? arg(0) : focus === undefined ? [] : [focus];
+      return nodes.map((node) => (node instanceof XNode ? node.pointer() : ""));
+    }
+    case "resolve-uri":
+      // Documents are looked up by the href as written: there is no base URI to resolve against.
+      return args.length === 0 ? [] : arg(0).length === 0 ? [] : [text(0)!];
+    case "doc-available": {
+      const href = text(0);
+      return bool(href !== undefined && run.documentAvailable(href));
+    }
+    case "doc": {
+      const href = text(0);
+      return href === undefined ? [] : [run.document(href)];
+    }
+    case "resolve-profile": {
+      const out: Item[] = [];
+      for (const node of arg(0)) {
+        if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
+        if (node.view.model === "catalog") out.push(node.view.root);
+        else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
+      }
+      return out;
+    }
+    default:
+      throw new Error(`unsupported Metapath function ${name}()`);
+  }
+}
