@@ -1,0 +1,92 @@
+// The pack code emitter on a small hand-made pack: contexts found by the generated walk and contexts whose targets are
+// evaluated give the same nodes, in document order, each once; the generated module loads from a file like the
+// build's and runs on the primitives alone.
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { packModule, type SourceContext, type SourcePack } from "../../compiler/packs/emit/module.js";
+import { parseMetapath } from "../../compiler/semantic/metapath.js";
+import { packProgram, runPack, type PackModule, type PackRule } from "../../runtime/packs/engine.js";
+
+// system-security-plan → metadata → parties; components → props.
+const DEFINITIONS: SourcePack["definitions"] = [
+  ["a", [["uuid", "uuid"]], [["metadata", "metadata", 1], ["component", "components", 2]]],
+  ["a", [], [["party", "parties", 3]]],
+  ["a", [["uuid", "uuid"], ["type", "type"]], [["prop", "props", 4]]],
+  ["a", [["uuid", "uuid"]], []],
+  ["a", [["name", "name"], ["value", "value"]], []],
+];
+
+const DOCUMENT = {
+  "system-security-plan": {
+    uuid: "s",
+    metadata: { parties: [{ uuid: "p1" }] },
+    components: [
+      { uuid: "c1", type: "x", props: [{ name: "a", value: "1" }, { name: "b", value: "2" }] },
+      { uuid: "c2", type: "y", props: [{ name: "a", value: "3" }] },
+      { uuid: "c3", type: "x" },
+    ],
+  },
+};
+
+const rule = (i: number, keyword: string): PackRule => ({ id: `TST-00${i}.a`, constraintId: `c${i}`, severity: "error", keyword, description: `rule ${i}`, models: ["system-security-plan"] });
+
+/** Three contexts, their targets written as given: each checks that its nodes have a prop named "a". */
+function pack(targets: string[][]): SourcePack {
+  const contexts: SourceContext[] = targets.map((written, i) => ({
+    targets: written.map((target) => parseMetapath(target)),
+    lets: [],
+    constraints: [{ rule: i, kind: "expect", target: parseMetapath("."), test: parseMetapath("exists(prop[@name = 'a']) or @name = 'a'") }],
+  }));
+  return { name: "test", definitions: DEFINITIONS, roots: { "system-security-plan": 0 }, rules: targets.map((_, i) => rule(i, "expect")), contexts };
+}
+
+function run(source: SourcePack) {
+  const dir = mkdtempSync(path.join(tmpdir(), "oscal-pack-emit-"));
+  try {
+    const file = path.join(dir, "test.cjs");
+    writeFileSync(file, packModule(source, "// test pack"));
+    const program = packProgram(createRequire(file)(file) as PackModule);
+    const { findings, results } = runPack(program, DOCUMENT, { active: () => true, now: new Date(0) });
+    return { text: packModule(source, "// test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("generated rule-pack code", () => {
+  const walked = pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]);
+  // The same targets with a predicate that keeps every node: evaluated from the document node, not walked.
+  const evaluated = pack([["//component[true()]"], ["/system-security-plan//prop[true()]", "//component/prop[true()]"], ["system-security-plan/component[true()]", "/system-security-plan/metadata/party[true()]"]]);
+
+  it("finds each context's nodes in one walk, in document order, each once", () => {
+    const { text, findings, results } = run(walked);
+    expect(text).not.toMatch(/targets:/);
+    expect(results).toEqual([
+      { pass: 2, fail: 1, notEvaluated: 0 },
+      { pass: 2, fail: 1, notEvaluated: 0 },
+      { pass: 2, fail: 2, notEvaluated: 0 },
+    ]);
+    expect(findings).toEqual([
+      { rule: 0, path: "/system-security-plan/components/2" },
+      { rule: 1, path: "/system-security-plan/components/0/props/1" },
+      // Document order follows the definition: metadata's party comes before the components.
+      { rule: 2, path: "/system-security-plan/metadata/parties/0" },
+      { rule: 2, path: "/system-security-plan/components/2" },
+    ]);
+  });
+
+  it("evaluates targets the walk cannot match, with the same outcome", () => {
+    const walkedRun = run(walked);
+    const evaluatedRun = run(evaluated);
+    expect(evaluatedRun.text).toMatch(/targets:/);
+    expect(evaluatedRun.results).toEqual(walkedRun.results);
+    expect(evaluatedRun.findings).toEqual(walkedRun.findings);
+  });
+
+  it("emits the same module for the same pack", () => {
+    expect(packModule(walked, "// test pack")).toBe(packModule(pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]), "// test pack"));
+  });
+});
