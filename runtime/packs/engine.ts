@@ -5,7 +5,7 @@
 import { excerpt } from "../core/issue-bounds.js";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import * as primitives from "./primitives.js";
-import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, single, type Evaluator } from "./primitives.js";
+import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, type Evaluator } from "./primitives.js";
 
 export type { DefinitionRow } from "./node-view.js";
 
@@ -42,6 +42,8 @@ export interface PackConstraint {
   keys?: KeyField[];
   /** The message template: text, and expressions rendered as short excerpts. */
   message?: (string | Evaluator)[];
+  /** The searches of the document's descendants it may make (indexes into the program's searches). */
+  searches?: number[];
 }
 
 export interface PackContext {
@@ -57,7 +59,12 @@ export interface PackProgram extends ViewDefinitions {
   name: string;
   rules: PackRule[];
   contexts: PackContext[];
-  /** From the document node, in document order: each walked context's nodes into `sites[context]` when `wanted`. */
+  /** The names of each search of the document's descendants (`//component`): also the key of its result on the node. */
+  searches: readonly (readonly string[])[];
+  /**
+   * From the document node, in document order, into `sites[slot]` when `wanted[slot]`: the nodes of each walked
+   * context (slot: its index), then those of each search (slot: the number of contexts plus its index).
+   */
   walk(document: XNode, sites: XNode[][], wanted: readonly boolean[]): void;
 }
 
@@ -324,8 +331,15 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
   const usedIndexes = new Set(program.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
   const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
   const wanted = program.contexts.map((context) => context.constraints.some(runs));
-  const walked: XNode[][] = program.contexts.map(() => []);
+  const searched = new Set(program.contexts.flatMap((context) => context.constraints.filter(runs).flatMap((c) => c.searches ?? [])));
+  for (let j = 0; j < program.searches.length; j++) wanted.push(searched.has(j));
+  const walked: XNode[][] = wanted.map(() => []);
   program.walk(view.root, walked, wanted);
+  // A search's nodes are what `//names` from the document node returns: kept there as that step's result.
+  const contexts = program.contexts.length;
+  program.searches.forEach((names, j) => {
+    if (wanted[contexts + j]) view.root.put(names, walked[contexts + j]);
+  });
   const { sites, rootScope } = run;
   program.contexts.forEach((context, c) => {
     if (!wanted[c]) return;
@@ -403,11 +417,11 @@ function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, se
       return effectiveBoolean(c.test!(target, scope));
     case "allowed-values": {
       if (c.allowOther) return true;
-      const value = single([target], "allowed-values");
+      const value = atomOf(target);
       return value !== undefined && c.values!.includes(String(value));
     }
     case "matches": {
-      const value = single([target], "matches");
+      const value = atomOf(target);
       return value !== undefined && c.patterns!.every((pattern) => fullMatch(pattern).test(String(value)));
     }
     case "index-has-key": {

@@ -94,12 +94,11 @@ export function compareGeneral(op: string, leftItems: readonly Item[], rightItem
 /** `@flag = expression`: the flag's value (read from the JSON, without its node) against the other side's atoms. */
 export function compareFlagWith(op: string, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
   if (value === undefined) return FALSE;
-  if (rightItems.length === 1) {
-    const b = atomOf(rightItems[0]!);
-    return bool(b !== undefined && compareAtoms(op, value, b));
+  // Each atom is compared once: no sequence of them is made.
+  for (let j = 0; j < rightItems.length; j++) {
+    const b = atomOf(rightItems[j]!);
+    if (b !== undefined && compareAtoms(op, value, b)) return TRUE;
   }
-  const right = atomize(rightItems);
-  for (let j = 0; j < right.length; j++) if (compareAtoms(op, value, right[j]!)) return TRUE;
   return FALSE;
 }
 

@@ -5,8 +5,8 @@
 import type { Expr } from "../../semantic/metapath.js";
 import type { DefinitionRow, PackRule } from "../../../runtime/packs/engine.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
-import { flagPathOf, isFocus, leadingVariable, onlyCompared } from "./shapes.js";
-import { emitWalk, walkablePatterns } from "./walk.js";
+import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
+import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
 /** A constraint as the compiler reads it: Metapath syntax trees. */
 export interface SourceConstraint {
@@ -63,7 +63,27 @@ function letExpression(context: SourceContext, binding: SourceContext["lets"][nu
   return flagPathOf(binding.expr) !== undefined && onlyCompared(context, binding.name) ? { type: "call", name: "data", args: [binding.expr] } : binding.expr;
 }
 
-function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter): string {
+/** The searches of the document's descendants the walk collects: their names, each with a slot after the contexts'. */
+class RootSearches {
+  readonly names: (readonly string[])[] = [];
+  private readonly slots = new Map<string, number>();
+
+  /** The search slots (numbered from 0) of the searches in syntax trees. */
+  slotsIn(trees: unknown): number[] {
+    const slots = rootSearchesIn(trees).map((names) => {
+      const key = JSON.stringify(names);
+      let slot = this.slots.get(key);
+      if (slot === undefined) {
+        this.slots.set(key, (slot = this.names.length));
+        this.names.push(names);
+      }
+      return slot;
+    });
+    return [...new Set(slots)].sort((a, b) => a - b);
+  }
+}
+
+function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searches: readonly number[]): string {
   const expect = c.kind === "expect";
   const leading = expect ? leadingVariable(c.test!) : undefined;
   return object([
@@ -78,6 +98,7 @@ function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter): string
     ["index", c.index === undefined ? undefined : literal(c.index)],
     ["keys", c.keys === undefined ? undefined : `[${c.keys.map((k) => object([["key", emitter.key(k.target)], ["pattern", k.pattern === undefined ? undefined : literal(k.pattern)]])).join(", ")}]`],
     ["message", c.message === undefined ? undefined : `[${c.message.map((part) => (typeof part === "string" ? literal(part) : emitter.expr(part))).join(", ")}]`],
+    ["searches", searches.length === 0 ? undefined : literal(searches)],
   ]);
 }
 
@@ -85,18 +106,24 @@ export function packModule(pack: SourcePack, header: string): string {
   const declarations = new Declarations();
   const emitter = new ExpressionEmitter(declarations);
   const walkable = walkablePatterns(pack.contexts);
+  const searches = new RootSearches();
   const contexts = pack.contexts.map((context, c) => {
     // A context the walk cannot find is evaluated from the document node.
     const targets = walkable.has(c) ? undefined : emitter.expr(context.targets.length === 1 ? context.targets[0]! : { type: "union", items: context.targets });
     const lets = `[${context.lets.map((binding) => `{ name: ${literal(binding.name)}, value: ${emitter.expr(letExpression(context, binding))} }`).join(", ")}]`;
-    const constraints = `[\n${context.constraints.map((constraint) => constraintCode(constraint, emitter)).join(",\n")}\n]`;
+    // What a constraint may search: its own expressions, its context's lets, and targets the walk does not find.
+    const shared = [context.lets, walkable.has(c) ? [] : context.targets];
+    const constraints = `[\n${context.constraints.map((constraint) => constraintCode(constraint, emitter, searches.slotsIn([constraint, shared]))).join(",\n")}\n]`;
     return object([
       ["targets", targets],
       ["lets", lets],
       ["constraints", constraints],
     ]);
   });
-  const walk = emitWalk(declarations, walkable, pack.definitions, pack.roots);
+  const searchPatterns: Pattern[] = searches.names.map((names, j) => ({ slot: pack.contexts.length + j, steps: [{ descendant: true, names }] }));
+  const walk = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots);
+  // The same constants as the searches' steps use: the walk's results are kept on the document node under them.
+  const searchKeys = searches.names.map((names) => declarations.constant(literal(names)));
   return `${header}
 "use strict";
 module.exports = function program(primitives) {
@@ -108,6 +135,7 @@ definitions: ${literal(pack.definitions)},
 roots: ${literal(pack.roots)},
 rules: ${literal(pack.rules)},
 contexts: [\n${contexts.join(",\n")}\n],
+searches: [${searchKeys.join(", ")}],
 walk: ${walk},
 };
 };

@@ -147,3 +147,25 @@ export function planOf(step: Step): StepPlan {
   }
   return { memoised, pure, impure };
 }
+
+/** The names of a path's first step when it searches the document node's descendants (`//x`, `/ //x`), else undefined. */
+export function rootSearchOf(expr: Expr): readonly string[] | undefined {
+  if (expr.type !== "path") return undefined;
+  const [first, second] = expr.steps;
+  if (expr.rootDescendant) return first?.axis === "descendant" ? first.names : undefined;
+  return first?.axis === "root" && first.predicates.length === 0 && second?.axis === "descendant" ? second.names : undefined;
+}
+
+/** The names of every search of the document node's descendants in syntax trees. */
+export function rootSearchesIn(trees: unknown): (readonly string[])[] {
+  const found: (readonly string[])[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== "object") return;
+    const names = rootSearchOf(value as Expr);
+    if (names !== undefined) found.push(names);
+    Object.values(value).forEach(visit);
+  };
+  visit(trees);
+  return found;
+}

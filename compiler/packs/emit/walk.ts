@@ -1,19 +1,23 @@
 // One walk for every context of a pack: the contexts' targets (`/system-security-plan/metadata`, `//user`,
-// `/catalog//control`) are matched together, as an automaton over element names, by generated functions per
-// definition and match state. The walk enters only the child instances that can lead to a context node, in
-// definition order, so each context's nodes come out in document order, each once.
+// `/catalog//control`) and the searches of the document's descendants its expressions make (`//component`) are matched
+// together, as an automaton over element names, by generated functions per definition and match state. The walk
+// enters only the child instances that can lead to a match, in definition order, so each slot's nodes come out in
+// document order, each once.
 import type { Expr } from "../../semantic/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
 import type { Declarations } from "./expressions.js";
 
-/** A target as steps from the document node: a child (one level) or a descendant (any depth) with one of the names. */
-interface Pattern {
-  context: number;
+/**
+ * A target as steps from the document node: a child (one level) or a descendant (any depth) with one of the names; its
+ * nodes go to `sites[slot]`.
+ */
+export interface Pattern {
+  slot: number;
   steps: { descendant: boolean; names: readonly string[] }[];
 }
 
 /** The target's steps from the document node, or undefined for a target the walk cannot find (it is evaluated). */
-function patternOf(target: Expr, context: number): Pattern | undefined {
+function patternOf(target: Expr, slot: number): Pattern | undefined {
   if (target.type !== "path") return undefined;
   const steps = target.steps[0]?.axis === "root" && !target.rootDescendant ? target.steps.slice(1) : target.steps;
   if (target.steps[0]?.predicates.length || steps.length === 0) return undefined;
@@ -22,7 +26,7 @@ function patternOf(target: Expr, context: number): Pattern | undefined {
     if ((step.axis !== "child" && step.axis !== "descendant") || step.predicates.length > 0) return undefined;
     out.push({ descendant: step.axis === "descendant", names: step.names });
   }
-  return { context, steps: out };
+  return { slot, steps: out };
 }
 
 /** The contexts whose targets the walk finds: each target a pattern. */
@@ -39,11 +43,10 @@ export function walkablePatterns(contexts: readonly { targets: Expr[] }[]): Map<
 type Position = readonly [pattern: number, at: number];
 
 /**
- * Declares the walk and returns the name of its entry, `(document, sites, wanted)`: from the document node, each
- * node of a walked context `c` is pushed to `sites[c]` when `wanted[c]`.
+ * Declares the walk and returns the name of its entry, `(document, sites, wanted)`: from the document node, each node a
+ * pattern matches is pushed to `sites[slot]` when `wanted[slot]`.
  */
-export function emitWalk(declarations: Declarations, patternsByContext: Map<number, Pattern[]>, definitions: readonly DefinitionRow[], roots: Record<string, number>): string {
-  const patterns = [...patternsByContext.values()].flat();
+export function emitWalk(declarations: Declarations, patterns: readonly Pattern[], definitions: readonly DefinitionRow[], roots: Record<string, number>): string {
   const reach = namesBelow(definitions);
   const childNamesOf = (def: number) => {
     const row = definitions[def]!;
@@ -54,14 +57,14 @@ export function emitWalk(declarations: Declarations, patternsByContext: Map<numb
     const step = patterns[p]!.steps[at]!;
     return step.descendant ? step.names.some((name) => reach[def]!.has(name)) : step.names.some((name) => childNamesOf(def).includes(name));
   };
-  /** Entering a child named `name` of definition `def`: the contexts it is a node of, and the positions it carries on. */
+  /** Entering a child named `name` of definition `def`: the slots it is a node of, and the positions it carries on. */
   const enter = (positions: readonly Position[], name: string, def: number) => {
     const matched = new Set<number>();
     const next: Position[] = [];
     for (const [p, at] of positions) {
       const step = patterns[p]!.steps[at]!;
       if (step.names.includes(name)) {
-        if (at + 1 === patterns[p]!.steps.length) matched.add(patterns[p]!.context);
+        if (at + 1 === patterns[p]!.steps.length) matched.add(patterns[p]!.slot);
         else next.push([p, at + 1]);
       }
       if (step.descendant) next.push([p, at]);
@@ -81,10 +84,12 @@ export function emitWalk(declarations: Declarations, patternsByContext: Map<numb
           const entered = enter(positions, childName, childDef);
           if (entered.matched.length === 0 && entered.carried.length === 0) return;
           const child = visit(childDef, entered.matched, entered.carried);
-          lines.push(`for (const child of node.instanceAt(${i})) ${child}(child, sites, wanted);`);
+          // Indexed: the walk runs unoptimised at first, where for-of allocates an iterator result per item.
+          lines.push(`nodes = node.instanceAt(${i});`, `for (let j = 0; j < nodes.length; j++) ${child}(nodes[j], sites, wanted);`);
         });
       }
-      return `function ${name}(node, sites, wanted) {\n${lines.join("\n")}\n}`;
+      const declaration = lines.some((line) => line.startsWith("nodes = ")) ? ["let nodes;"] : [];
+      return `function ${name}(node, sites, wanted) {\n${[...declaration, ...lines].join("\n")}\n}`;
     });
   };
 
