@@ -2,10 +2,15 @@
 // (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate becomes one function, declared
 // once for all written alike: a memoised function is also the key of its values on a node, so constraints repeating a
 // predicate or a `//component` search evaluate it once per node.
-import type { Expr, PathExpr, Step } from "../../semantic/metapath.js";
+import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
 import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
+
+/** JavaScript's operator for a comparison of two numbers. */
+const JS_COMPARISONS: Record<ComparisonOp | ValueComparisonOp, string> = {
+  "=": "===", eq: "===", "!=": "!==", ne: "!==", "<": "<", lt: "<", "<=": "<=", le: "<=", ">": ">", gt: ">", ">=": ">=", ge: ">=",
+};
 
 /** The declarations of a generated module, each made once per distinct key and named by a prefix and a number. */
 export class Declarations {
@@ -80,6 +85,11 @@ export class ExpressionEmitter {
         return `return bool(logical(${expr.type === "and"}, ${this.declarations.constant(`[${expr.items.map((item) => this.memoised(item)).join(", ")}]`)}, f, s));`;
       case "cmp":
       case "vcmp": {
+        // `count(x) >= 1`: two numbers, whatever the kind of comparison; compared without sequences of them.
+        const { left, right: rightExpr } = expr;
+        if (left.type === "call" && left.name === "count" && left.args.length === 1 && rightExpr.type === "literal" && typeof rightExpr.value === "number") {
+          return `return bool(${this.size(left.args[0]!)} ${JS_COMPARISONS[expr.op]} ${rightExpr.value});`;
+        }
         const op = literal(expr.op);
         const comparison = flagComparisonOf(expr);
         if (comparison !== undefined) {
