@@ -3,7 +3,7 @@
 // once for all written alike: a memoised function is also the key of its values on a node, so constraints repeating a
 // predicate or a `//component` search evaluate it once per node.
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
-import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf } from "./shapes.js";
+import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, type FlagComparison } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -67,19 +67,34 @@ export class ExpressionEmitter {
     return this.declarations.constant(flag !== undefined ? `{ flag: ${literal(flag)} }` : `{ value: ${this.expr(expr)} }`);
   }
 
+  /**
+   * The value of an expression at the focus `f`, as JavaScript: literals, variables and flag comparisons written in
+   * place, anything else a call of its function.
+   */
+  private value(expr: Expr): string {
+    if (expr.type === "literal") return this.declarations.constant(`[${literal(expr.value)}]`);
+    if (expr.type === "var") return `s.lookup(${literal(expr.name)})`;
+    const comparison = expr.type === "cmp" ? flagComparisonOf(expr) : undefined;
+    if (comparison !== undefined) return this.flagComparison(comparison);
+    return `${this.expr(expr)}(f, s)`;
+  }
+
+  /** `bool(...)` of a general comparison of the focus's flag with literals. */
+  private flagComparison({ op, flag, literals }: FlagComparison): string {
+    return `bool(compareFlag(${literal(op)}, ${this.declarations.constant(literal(literals))}, flagValueOf(${literal(flag)}, f)))`;
+  }
+
   private body(expr: Expr): string {
-    const call = (fn: string) => `${fn}(f, s)`;
     switch (expr.type) {
       case "literal":
-        return `return ${this.declarations.constant(`[${literal(expr.value)}]`)};`;
-      case "sequence":
-        return `return concat(${expr.items.map((item) => call(this.expr(item))).join(", ")});`;
       case "var":
-        return `return s.lookup(${literal(expr.name)});`;
+        return `return ${this.value(expr)};`;
+      case "sequence":
+        return `return concat(${expr.items.map((item) => this.value(item)).join(", ")});`;
       case "path":
         return this.pathBody(expr);
       case "union":
-        return `return normalize(concat(${expr.items.map((item) => call(this.expr(item))).join(", ")}));`;
+        return `return normalize(concat(${expr.items.map((item) => this.value(item)).join(", ")}));`;
       case "and":
       case "or":
         return `return bool(logical(${expr.type === "and"}, ${this.declarations.constant(`[${expr.items.map((item) => this.memoised(item)).join(", ")}]`)}, f, s));`;
@@ -93,30 +108,28 @@ export class ExpressionEmitter {
         const op = literal(expr.op);
         const comparison = flagComparisonOf(expr);
         if (comparison !== undefined) {
-          const literals = this.declarations.constant(literal(comparison.literals));
-          const value = `flagValueOf(${literal(comparison.flag)}, f)`;
           // A value comparison with an absent operand is the empty sequence; a general one is false.
-          return expr.type === "cmp"
-            ? `return bool(compareFlag(${op}, ${literals}, ${value}));`
-            : `const value = ${value};\nreturn value === undefined ? EMPTY : bool(compareFlag(${op}, ${literals}, value));`;
+          if (expr.type === "cmp") return `return ${this.flagComparison(comparison)};`;
+          const literals = this.declarations.constant(literal(comparison.literals));
+          return `const value = flagValueOf(${literal(comparison.flag)}, f);\nreturn value === undefined ? EMPTY : bool(compareFlag(${op}, ${literals}, value));`;
         }
         const right = this.expr(expr.right);
         if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${right}, f, s);`;
         // `@name = expression`: the flag's value is read from the JSON, without its node.
         const leftFlag = bareFlagOf(expr.left);
-        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${call(right)});`;
-        return `return compareGeneral(${op}, ${call(this.expr(expr.left))}, ${call(right)});`;
+        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${this.value(expr.right)});`;
+        return `return compareGeneral(${op}, ${this.value(expr.left)}, ${this.value(expr.right)});`;
       }
       case "if":
-        return `return effectiveBoolean(${call(this.expr(expr.condition))}) ? ${call(this.expr(expr.then))} : ${call(this.expr(expr.else))};`;
+        return `return effectiveBoolean(${this.value(expr.condition)}) ? ${this.value(expr.then)} : ${this.value(expr.else)};`;
       case "quantified": {
         const bindings = this.declarations.constant(`[${expr.bindings.map((binding) => `{ name: ${literal(binding.name)}, in: ${this.expr(binding.in)} }`).join(", ")}]`);
         return `return bool(quantified(${expr.quantifier === "some"}, ${bindings}, 0, ${this.expr(expr.satisfies)}, f, s));`;
       }
       case "map":
-        return `return mapEach(${call(this.expr(expr.left))}, ${this.expr(expr.right)}, s);`;
+        return `return mapEach(${this.value(expr.left)}, ${this.expr(expr.right)}, s);`;
       case "lookup":
-        return `return lookupAll(${call(this.expr(expr.base))});`;
+        return `return lookupAll(${this.value(expr.base)});`;
       case "call":
         return this.callBody(expr);
     }
@@ -134,11 +147,11 @@ export class ExpressionEmitter {
         case "count":
           return `return countOf(${this.size(arg)});`;
         case "not":
-          return `return bool(!effectiveBoolean(${this.expr(arg)}(f, s)));`;
+          return `return bool(!effectiveBoolean(${this.value(arg)}));`;
         case "data": {
           // A path's flag values are read from the JSON, without flag nodes.
           const flagPath = flagPathOf(arg);
-          return flagPath === undefined ? `return atomize(${this.expr(arg)}(f, s));` : `return flagValues(${this.expr(flagPath.parents)}(f, s), ${literal(flagPath.flag)});`;
+          return flagPath === undefined ? `return atomize(${this.value(arg)});` : `return flagValues(${this.value(flagPath.parents)}, ${literal(flagPath.flag)});`;
         }
       }
     }
@@ -149,9 +162,9 @@ export class ExpressionEmitter {
       // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
       if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry" && source.right.args.length === 2) {
         const [key, value] = source.right.args as [Expr, Expr];
-        return `return mergeEntries(${this.expr(source.left)}(f, s), ${this.key(key)}, ${this.expr(value)}, s);`;
+        return `return mergeEntries(${this.value(source.left)}, ${this.key(key)}, ${this.expr(value)}, s);`;
       }
-      return `return mergeMaps(${this.expr(source)}(f, s));`;
+      return `return mergeMaps(${this.value(source)});`;
     }
     return `return call(${literal(name)}, ${this.declarations.constant(`[${args.map((arg) => this.expr(arg)).join(", ")}]`)}, f, s);`;
   }
@@ -160,7 +173,7 @@ export class ExpressionEmitter {
   private size(expr: Expr): string {
     const names = childNamesOf(expr);
     if (names !== undefined) return `(f instanceof XNode ? f.countChildrenNamed(${this.childNames(names)}) : 0)`;
-    return `${this.expr(expr)}(f, s).length`;
+    return `${this.value(expr)}.length`;
   }
 
   private childNames(names: readonly string[]): string {
