@@ -1,6 +1,6 @@
 // The browser's stand-in for #generated/packs/index.js (the bundle build aliases that import here). Each rule pack's
-// data is a chunk of its own, fetched only when a validation names the pack; packData keeps the synchronous shape the
-// core calls.
+// module is a chunk of its own, fetched only when a validation names the pack; packModule keeps the synchronous shape
+// the core calls.
 import PACK_CHUNKS from "oscal-packs";
 
 export const PACK_NAMES: readonly string[] = Object.freeze(Object.keys(PACK_CHUNKS));
@@ -13,8 +13,8 @@ export async function loadPack(name: string): Promise<void> {
   if (chunk !== undefined && !loaded.has(name)) loaded.set(name, (await chunk()).default);
 }
 
-export function packData(name: string): unknown {
-  const data = loaded.get(name);
-  if (data === undefined) throw new Error(`the rule pack ${name} is not loaded`);
-  return data;
+export function packModule(name: string): unknown {
+  const pack = loaded.get(name);
+  if (pack === undefined) throw new Error(`the rule pack ${name} is not loaded`);
+  return pack;
 }

@@ -4,7 +4,7 @@
 // evaluated by the pack engine (runtime/packs/engine.ts).
 import { createHash } from "node:crypto";
 import { semanticChecks } from "#generated/models.js";
-import { PACK_NAMES, packData } from "#generated/packs/index.js";
+import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { packProgram, runPack, type DocumentSource, type PackModule, type RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
@@ -119,7 +119,7 @@ export function runRulePacks(
   let errors = 0;
   let complete = true;
   for (const name of activePacks(active)) {
-    const program = packProgram(packData(name) as PackModule);
+    const program = packProgram(packModule(name) as PackModule);
     if (!program.rules.some((rule) => rule.models.includes(model))) continue;
     const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
     for (const finding of findings) {
@@ -136,7 +136,7 @@ export function runRulePacks(
 
 /** Every rule of a pack evaluated on a document, as counts per constraint id: targets passed, failed, not evaluated. */
 export function packResults(name: string, document: unknown, inputs: PackInputs): Map<string, RuleResults> {
-  const program = packProgram(packData(name) as PackModule);
+  const program = packProgram(packModule(name) as PackModule);
   const { results } = runPack(program, document, { active: () => true, documents: inputs.documents, now: inputs.now });
   return new Map(program.rules.map((rule, i) => [rule.constraintId, results[i]!]));
 }

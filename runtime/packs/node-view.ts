@@ -26,7 +26,7 @@ function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
   };
 }
 
-export const DOCUMENT = -1;
+const DOCUMENT = -1;
 export const FLAG = -2;
 /** A child's position: its instance number times INSTANCE, plus its array index. */
 const INSTANCE = 0x100000;
@@ -123,7 +123,7 @@ export class ChildNames {
 const NO_POSITIONS: readonly number[] = [];
 
 /** The sequence of no nodes, shared (sequences are never modified). */
-export const NO_NODES: XNode[] = [];
+const NO_NODES: XNode[] = [];
 
 export class XNode {
   /** The nodes of each child instance of the definition, built on first use. */
@@ -321,7 +321,7 @@ function orderOf(node: XNode): number[] {
   return node.get<number[]>(ORDER) ?? node.put(ORDER, [...orderOf(node.parent), node.position]);
 }
 
-export function compareOrder(a: XNode, b: XNode): number {
+function compareOrder(a: XNode, b: XNode): number {
   const x = orderOf(a);
   const y = orderOf(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
@@ -345,10 +345,10 @@ export class MapItem {
 }
 export type Item = XNode | string | number | boolean | Date | MapItem;
 
-export function isObject(v: unknown): v is Record<string, unknown> {
+function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-export function isAtom(v: unknown): v is string | number | boolean {
+function isAtom(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
 

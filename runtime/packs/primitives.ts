@@ -48,7 +48,7 @@ function instantOf(text: string): number {
   return Date.parse(`${m[1]}${m[2] ?? "T00:00:00"}${m[3] ?? "Z"}`);
 }
 
-export function compareAtoms(op: string, a: Atom, b: Atom): boolean {
+function compareAtoms(op: string, a: Atom, b: Atom): boolean {
   let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
   let y: string | number | boolean = b instanceof Date ? b.getTime() : b;
   if (a instanceof Date !== b instanceof Date) {
@@ -120,7 +120,7 @@ export function effectiveBoolean(items: readonly Item[]): boolean {
   return first !== "";
 }
 
-export function single(items: readonly Item[], what: string): Atom | undefined {
+function single(items: readonly Item[], what: string): Atom | undefined {
   if (items.length === 1) return atomOf(items[0]!);
   const atoms = atomize(items);
   if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
@@ -172,7 +172,7 @@ export function quantified(some: boolean, bindings: readonly Binding[], at: numb
  * Appends `items` to `out` one by one: `out.push(...items)` passes every item as an argument, and an array of some
  * hundred thousand (the props of one component) overflows the stack, which would read as a nesting error.
  */
-export function appendAll(out: Item[], items: readonly Item[]): void {
+function appendAll(out: Item[], items: readonly Item[]): void {
   for (let i = 0; i < items.length; i++) out.push(items[i]!);
 }
 
@@ -291,7 +291,7 @@ export function flagValues(nodes: readonly Item[], flag: string): Item[] {
 /** A map entry's or an index's key: a flag's value (read from the JSON) or an expression's one atom. */
 export type KeyOf = { flag: string } | { value: Evaluator };
 
-export function entryKey(key: KeyOf, focus: Item | undefined, scope: Scope): Atom | undefined {
+function entryKey(key: KeyOf, focus: Item | undefined, scope: Scope): Atom | undefined {
   return "flag" in key ? flagValueOf(key.flag, focus) : single(key.value(focus, scope), "map:entry");
 }
 

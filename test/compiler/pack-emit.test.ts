@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { packModule, type SourceContext, type SourcePack } from "../../compiler/packs/emit/module.js";
+import { emitPackModule, type SourceContext, type SourcePack } from "../../compiler/packs/emit/module.js";
 import { parseMetapath } from "../../compiler/semantic/metapath.js";
 import { packProgram, runPack, type PackModule, type PackRule } from "../../runtime/packs/engine.js";
 
@@ -43,14 +43,14 @@ function pack(targets: string[][]): SourcePack {
   return { name: "test", definitions: DEFINITIONS, roots: { "system-security-plan": 0 }, rules: targets.map((_, i) => rule(i, "expect")), contexts };
 }
 
-function run(source: SourcePack) {
+function run(source: SourcePack, document: unknown = DOCUMENT) {
   const dir = mkdtempSync(path.join(tmpdir(), "oscal-pack-emit-"));
   try {
     const file = path.join(dir, "test.cjs");
-    writeFileSync(file, packModule(source, "// test pack"));
+    writeFileSync(file, emitPackModule(source, "// test pack"));
     const program = packProgram(createRequire(file)(file) as PackModule);
-    const { findings, results } = runPack(program, DOCUMENT, { active: () => true, now: new Date(0) });
-    return { text: packModule(source, "// test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
+    const { findings, results } = runPack(program, document, { active: () => true, now: new Date(0) });
+    return { text: emitPackModule(source, "// test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -87,6 +87,29 @@ describe("generated rule-pack code", () => {
   });
 
   it("emits the same module for the same pack", () => {
-    expect(packModule(walked, "// test pack")).toBe(packModule(pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]), "// test pack"));
+    expect(emitPackModule(walked, "// test pack")).toBe(emitPackModule(pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]), "// test pack"));
+  });
+
+  it("puts the children of nested nodes in document order, walked or evaluated", () => {
+    // catalog → groups, controls; a group → groups, controls: the controls of a nested group come before its parent's.
+    const definitions: SourcePack["definitions"] = [
+      ["a", [], [["group", "groups", 1], ["control", "controls", 2]]],
+      ["a", [["id", "id"]], [["group", "groups", 1], ["control", "controls", 2]]],
+      ["a", [["id", "id"]], []],
+    ];
+    const catalog = { catalog: { groups: [{ id: "g1", groups: [{ id: "g2", controls: [{ id: "c2" }] }], controls: [{ id: "c1" }] }] } };
+    const nested = (target: string): SourcePack => ({
+      name: "test",
+      definitions,
+      roots: { catalog: 0 },
+      rules: [{ ...rule(0, "expect"), models: ["catalog"] }],
+      contexts: [{ targets: [parseMetapath(target)], lets: [], constraints: [{ rule: 0, kind: "expect", target: parseMetapath("."), test: parseMetapath("false()") }] }],
+    });
+    const inOrder = [
+      { rule: 0, path: "/catalog/groups/0/groups/0/controls/0" },
+      { rule: 0, path: "/catalog/groups/0/controls/0" },
+    ];
+    expect(run(nested("//group/control"), catalog).findings).toEqual(inOrder);
+    expect(run(nested("//group/control[true()]"), catalog).findings).toEqual(inOrder);
   });
 });

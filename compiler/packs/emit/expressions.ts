@@ -1,8 +1,10 @@
 // Metapath syntax trees → JavaScript functions `(focus, scope) => items` over the pack primitives
 // (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate becomes one function, declared
 // once for all written alike: a memoised function is also the key of its values on a node, so constraints repeating a
-// predicate or a `//component` search evaluate it once per node.
+// predicate evaluate it once per node. A `//x` search is kept on its node under its names' constant, also one for all
+// written alike (the walk stores the document node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
+import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
 import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, type FlagComparison } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
@@ -39,7 +41,19 @@ export class Declarations {
 }
 
 export class ExpressionEmitter {
-  constructor(private readonly declarations: Declarations) {}
+  /** The names of elements that can hold one another (`group` in `group`, `part` in `part`). */
+  private readonly nesting: (names: readonly string[]) => boolean;
+
+  constructor(
+    private readonly declarations: Declarations,
+    definitions: readonly DefinitionRow[],
+    roots: Record<string, number>,
+  ) {
+    const below = namesBelow(definitions);
+    const definitionsNamed = new Map<string, number[]>(Object.entries(roots).map(([name, def]) => [name, [def]]));
+    for (const row of definitions) if (row[0] === "a") for (const [name, , def] of row[2]) definitionsNamed.set(name, [...(definitionsNamed.get(name) ?? []), def]);
+    this.nesting = (names) => names.some((name) => (definitionsNamed.get(name) ?? []).some((def) => names.some((inner) => below[def]!.has(inner))));
+  }
 
   /** The function evaluating an expression. */
   expr(expr: Expr): string {
@@ -102,7 +116,7 @@ export class ExpressionEmitter {
       case "vcmp": {
         // `count(x) >= 1`: two numbers, whatever the kind of comparison; compared without sequences of them.
         const { left, right: rightExpr } = expr;
-        if (left.type === "call" && left.name === "count" && left.args.length === 1 && rightExpr.type === "literal" && typeof rightExpr.value === "number") {
+        if (left.type === "call" && left.name === "count" && left.args.length === 1 && rightExpr.type === "literal" && typeof rightExpr.value === "number" && Number.isFinite(rightExpr.value)) {
           return `return bool(${this.size(left.args[0]!)} ${JS_COMPARISONS[expr.op]} ${rightExpr.value});`;
         }
         const op = literal(expr.op);
@@ -156,8 +170,9 @@ export class ExpressionEmitter {
       }
     }
     if (args.length === 0 && (name === "true" || name === "false")) return `return ${name === "true" ? "TRUE" : "FALSE"};`;
-    if (name === "map:entry" && args.length === 2) return `return mapEntry(${this.key(args[0]!)}, ${this.expr(args[1]!)}, f, s);`;
-    if (name === "map:merge" && args.length === 1) {
+    // Arguments past those the functions take are ignored (map:merge's options: duplicates keep the first entry).
+    if (name === "map:entry" && args.length >= 2) return `return mapEntry(${this.key(args[0]!)}, ${this.expr(args[1]!)}, f, s);`;
+    if (name === "map:merge" && args.length >= 1) {
       const source = args[0]!;
       // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
       if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry" && source.right.args.length === 2) {
@@ -186,11 +201,16 @@ export class ExpressionEmitter {
     if (isFocus(expr)) lines.push("if (f instanceof XNode) return f.alone();");
     if (expr.rootDescendant) lines.push('if (!(f instanceof XNode)) throw new Error("// needs a node as context");', "const start = f.view.root;");
     else lines.push("const start = f;", "if (start === undefined) return EMPTY;");
+    // Whether the items so far are "flat": none is an ancestor of another. Children of flat nodes in document order
+    // come out in document order; children of nested ones (`//group/control`) must be put in order.
+    let flat = true;
     expr.steps.forEach((step, i) => {
       const fn = this.step(step);
+      const ordered = step.axis === "flag" || (step.axis === "child" && flat);
       // The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
       if (i === 0) lines.push(`let items = ${fn}(start, s);`);
-      else lines.push(`items = items.length === 1 ? ${fn}(items[0], s) : stepEach(items, ${fn}, s, ${step.axis === "child" || step.axis === "flag"});`);
+      else lines.push(`items = items.length === 1 ? ${fn}(items[0], s) : stepEach(items, ${fn}, s, ${ordered});`);
+      flat = this.flatAfter(step, flat);
       for (const predicate of planOf(step).impure) {
         const join = flagJoinOf(predicate);
         const joinConstant = join === undefined ? "null" : this.declarations.constant(`{ flag: ${literal(join.flag)}, values: ${this.expr(join.values)} }`);
@@ -199,6 +219,24 @@ export class ExpressionEmitter {
     });
     lines.push("return items;");
     return lines.join("\n");
+  }
+
+  /** Whether a step's items are flat, given whether its input was (flags, the root: always; a variable: never known). */
+  private flatAfter(step: Step, flat: boolean): boolean {
+    switch (step.axis) {
+      case "flag":
+      case "root":
+        return true;
+      case "self":
+      case "child":
+        return flat;
+      case "descendant":
+        return flat && !this.nesting(step.names);
+      case "any":
+        return flat && !step.descendant;
+      default:
+        return false;
+    }
   }
 
   /** A step from one item, its variable-free predicates applied and the result memoised on the item when that pays. */

@@ -4,6 +4,7 @@
 // imports nothing, so Node.js, the code cache and the browser bundle load it alike.
 import type { Expr } from "../../semantic/metapath.js";
 import type { DefinitionRow, PackRule } from "../../../runtime/packs/engine.js";
+import * as primitives from "../../../runtime/packs/primitives.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
@@ -38,13 +39,8 @@ export interface SourcePack {
   contexts: SourceContext[];
 }
 
-/** The primitives generated code calls (runtime/packs/primitives.ts), taken from the module's argument. */
-const PRIMITIVES = [
-  "XNode", "ChildNames", "FLAG", "EMPTY", "TRUE", "FALSE", "bool", "countOf", "concat", "normalize", "logical",
-  "compareFlag", "compareFlagWith", "compareGeneral", "compareValues", "flagValueOf", "effectiveBoolean", "quantified",
-  "mapEach", "lookupAll", "atomize", "flagValues", "mapEntry", "mergeEntries", "mergeMaps", "call", "stepEach",
-  "filter", "filterOrJoin",
-];
+/** The primitives generated code may call (runtime/packs/primitives.ts), taken from the module's argument. */
+const PRIMITIVES = Object.keys(primitives).sort();
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -102,9 +98,9 @@ function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searche
   ]);
 }
 
-export function packModule(pack: SourcePack, header: string): string {
+export function emitPackModule(pack: SourcePack, header: string): string {
   const declarations = new Declarations();
-  const emitter = new ExpressionEmitter(declarations);
+  const emitter = new ExpressionEmitter(declarations, pack.definitions, pack.roots);
   const walkable = walkablePatterns(pack.contexts);
   const searches = new RootSearches();
   const contexts = pack.contexts.map((context, c) => {

@@ -19,8 +19,11 @@ export interface Pattern {
 /** The target's steps from the document node, or undefined for a target the walk cannot find (it is evaluated). */
 function patternOf(target: Expr, slot: number): Pattern | undefined {
   if (target.type !== "path") return undefined;
-  const steps = target.steps[0]?.axis === "root" && !target.rootDescendant ? target.steps.slice(1) : target.steps;
-  if (target.steps[0]?.predicates.length || steps.length === 0) return undefined;
+  const [first] = target.steps;
+  const fromRoot = first?.axis === "root" && !target.rootDescendant;
+  if (fromRoot && first.predicates.length > 0) return undefined;
+  const steps = fromRoot ? target.steps.slice(1) : target.steps;
+  if (steps.length === 0) return undefined;
   const out: Pattern["steps"] = [];
   for (const step of steps) {
     if ((step.axis !== "child" && step.axis !== "descendant") || step.predicates.length > 0) return undefined;
@@ -39,6 +42,12 @@ export function walkablePatterns(contexts: readonly { targets: Expr[] }[]): Map<
   return walkable;
 }
 
+/**
+ * The walk function applied to each node of a child instance (into `nodes`). Indexed: the walk runs unoptimised at
+ * first, where for-of allocates an iterator result per item.
+ */
+const eachChild = (instance: string, walk: string) => `nodes = ${instance};\nfor (let j = 0; j < nodes.length; j++) ${walk}(nodes[j], sites, wanted);`;
+
 /** A pattern waiting for its step `at`. */
 type Position = readonly [pattern: number, at: number];
 
@@ -48,14 +57,14 @@ type Position = readonly [pattern: number, at: number];
  */
 export function emitWalk(declarations: Declarations, patterns: readonly Pattern[], definitions: readonly DefinitionRow[], roots: Record<string, number>): string {
   const reach = namesBelow(definitions);
-  const childNamesOf = (def: number) => {
+  const childElementNames = (def: number) => {
     const row = definitions[def]!;
     return row[0] === "a" ? row[2].map(([name]) => name) : [];
   };
   /** Whether a node of the definition can still complete the position. */
   const useful = (def: number, [p, at]: Position) => {
     const step = patterns[p]!.steps[at]!;
-    return step.descendant ? step.names.some((name) => reach[def]!.has(name)) : step.names.some((name) => childNamesOf(def).includes(name));
+    return step.descendant ? step.names.some((name) => reach[def]!.has(name)) : step.names.some((name) => childElementNames(def).includes(name));
   };
   /** Entering a child named `name` of definition `def`: the slots it is a node of, and the positions it carries on. */
   const enter = (positions: readonly Position[], name: string, def: number) => {
@@ -77,19 +86,15 @@ export function emitWalk(declarations: Declarations, patterns: readonly Pattern[
   const visit = (def: number, matched: readonly number[], positions: readonly Position[]): string => {
     const key = JSON.stringify([def, matched, positions]);
     return declarations.declare("w", key, (name) => {
-      const lines = matched.map((c) => `if (wanted[${c}]) sites[${c}].push(node);`);
+      const pushes = matched.map((c) => `if (wanted[${c}]) sites[${c}].push(node);`);
       const row = definitions[def]!;
-      if (row[0] === "a") {
-        row[2].forEach(([childName, , childDef], i) => {
-          const entered = enter(positions, childName, childDef);
-          if (entered.matched.length === 0 && entered.carried.length === 0) return;
-          const child = visit(childDef, entered.matched, entered.carried);
-          // Indexed: the walk runs unoptimised at first, where for-of allocates an iterator result per item.
-          lines.push(`nodes = node.instanceAt(${i});`, `for (let j = 0; j < nodes.length; j++) ${child}(nodes[j], sites, wanted);`);
-        });
-      }
-      const declaration = lines.some((line) => line.startsWith("nodes = ")) ? ["let nodes;"] : [];
-      return `function ${name}(node, sites, wanted) {\n${[...declaration, ...lines].join("\n")}\n}`;
+      const loops = (row[0] === "a" ? row[2] : []).flatMap(([childName, , childDef], i) => {
+        const entered = enter(positions, childName, childDef);
+        if (entered.matched.length === 0 && entered.carried.length === 0) return [];
+        return [eachChild(`node.instanceAt(${i})`, visit(childDef, entered.matched, entered.carried))];
+      });
+      const declaration = loops.length > 0 ? ["let nodes;"] : [];
+      return `function ${name}(node, sites, wanted) {\n${[...declaration, ...pushes, ...loops].join("\n")}\n}`;
     });
   };
 
@@ -99,7 +104,7 @@ export function emitWalk(declarations: Declarations, patterns: readonly Pattern[
     .flatMap((model) => {
       const entered = enter(start, model, roots[model]!);
       if (entered.matched.length === 0 && entered.carried.length === 0) return [];
-      return [`case ${JSON.stringify(model)}: for (const root of document.instanceAt(0)) ${visit(roots[model]!, entered.matched, entered.carried)}(root, sites, wanted); break;`];
+      return [`case ${JSON.stringify(model)}:\n${eachChild("document.instanceAt(0)", visit(roots[model]!, entered.matched, entered.carried))}\nbreak;`];
     });
-  return declarations.declare("walk", "", (name) => `function ${name}(document, sites, wanted) {\nswitch (document.view.model) {\n${cases.join("\n")}\n}\n}`);
+  return declarations.declare("walk", "", (name) => `function ${name}(document, sites, wanted) {\nlet nodes;\nswitch (document.view.model) {\n${cases.join("\n")}\n}\n}`);
 }
