@@ -5,12 +5,13 @@
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character). SIMD compares find the bytes the scan acts on 16 at a time, so runs of indentation
-;; and string contents cost a few instructions per 16 bytes; and compiled WebAssembly runs at full speed from the first
-;; call, where the JavaScript scan runs unoptimized in a cold process.
+;; denote an excluded character). SIMD compares find the bytes acted on 16 at a time (the scan: 64 at a time, with
+;; string contents told apart by bit arithmetic), so runs of indentation and string contents cost a few instructions per
+;; block; and compiled WebAssembly runs at full speed from the first call, where the JavaScript scan runs unoptimized in
+;; a cold process.
 ;;
-;; Memory: the caller copies the document to $document_start and 16 spaces after it (every 16-byte load stays in
-;; bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
+;; Memory: the caller copies the document to $document_start and 64 spaces after it (every load of up to 64 bytes
+;; stays in bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
 (module
   (memory (export "memory") 3)
   (global $hex_digits i32 (i32.const 768))
@@ -196,79 +197,151 @@
           (return (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start))))))
     (local.get $length))
 
+  ;; The scan reads the document 64 bytes at a time and, as simdjson does, tells string contents from structure with
+  ;; bit arithmetic on masks of those 64 bytes: a string value costs no work of its own, and only a member name (hashed
+  ;; into its object's list), a comma, a bracket, a brace, or an escaped u (a \u escape to look at) is acted on, in
+  ;; document order, so that the answer is the same as reading the bytes one by one.
   (func (export "scan") (param $length i32) (result i32)
     (local $end i32)
-    (local $at i32)
+    (local $chunk i32)
+    (local $part i32)
     (local $bytes v128)
     (local $folded v128)
-    (local $block i32)
-    (local $mask i32)
+    (local $quotes i64)
+    (local $backslashes i64)
+    (local $structural i64)
+    (local $us i64)
+    (local $escaped i64)
+    (local $follows_escape i64)
+    (local $odd_starts i64)
+    (local $sum i64)
+    (local $in_string i64)
+    (local $events i64)
+    (local $closes i64)
+    ;; Carried from one chunk to the next: whether its first byte is escaped (0 or 1), and whether it starts inside a
+    ;; string (all ones or 0).
+    (local $prev_escaped i64)
+    (local $prev_in_string i64)
+    (local $at i32)
     (local $byte i32)
     (local $close i32)
     (local $depth i32)
     (local $expect_name i32)
     (global.set $flags (i32.const 0))
     (local.set $end (i32.add (global.get $document_start) (local.get $length)))
-    (local.set $at (global.get $document_start))
+    (local.set $chunk (global.get $document_start))
     (block $done
-      (loop $classify_from_at
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        ;; Bit k set when byte k of the block is a quote, a comma, a bracket or a brace, from $at on (outside strings,
-        ;; which $string_end searches, a valid text has no backslash). Masking out bit 5 maps { and } onto [ and ], so
-        ;; two compares find all four.
-        (local.set $block (i32.and (local.get $at) (i32.const -16)))
-        (local.set $bytes (v128.load (local.get $block)))
-        (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
-        (local.set $mask
-          (i32.and
-            (i8x16.bitmask
-              (v128.or
-                (v128.or
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x2c))))
-                (v128.or
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
-            (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
-        (loop $next
-          (if (i32.eqz (local.get $mask))
-            (then
-              (local.set $at (i32.add (local.get $block) (i32.const 16)))
-              (br $classify_from_at)))
-          (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
-          (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
-          (local.set $byte (i32.load8_u (local.get $at)))
-          (if (i32.eq (local.get $byte) (i32.const 0x22))
-            (then
-              (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
-              (if (local.get $expect_name)
-                (then
-                  (local.set $expect_name (i32.const 0))
-                  (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))))
-              ;; Resume after the closing quote: in this block's bits when it is in this block, else from there.
-              (local.set $at (i32.add (local.get $close) (i32.const 1)))
-              (br_if $classify_from_at (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16))))
-              (local.set $mask
-                (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
-              (br $next)))
-          (if (i32.eq (local.get $byte) (i32.const 0x2c))
-            (then
-              (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
-              (br $next)))
-          ;; Outside strings only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
-          (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
-            (then
-              (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
-              (local.set $expect_name (i32.const 0))
-              (br $next)))
-          (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
-          (if (i32.gt_u (local.get $depth) (i32.const 256))
-            (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
-          (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
-          (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
-          (if (local.get $expect_name)
-            (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
-          (br $next))))
+      (loop $chunks
+        (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
+        ;; Bit k of each mask stands for byte k of the chunk. Masking out bit 5 maps { and } onto [ and ].
+        (local.set $quotes (i64.const 0))
+        (local.set $backslashes (i64.const 0))
+        (local.set $structural (i64.const 0))
+        (local.set $us (i64.const 0))
+        (local.set $part (i32.const 0))
+        (loop $parts
+          (local.set $bytes (v128.load (i32.add (local.get $chunk) (local.get $part))))
+          (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
+          (local.set $quotes (i64.or (local.get $quotes)
+            (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+              (i64.extend_i32_u (local.get $part)))))
+          (local.set $backslashes (i64.or (local.get $backslashes)
+            (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c)))))
+              (i64.extend_i32_u (local.get $part)))))
+          (local.set $us (i64.or (local.get $us)
+            (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x75)))))
+              (i64.extend_i32_u (local.get $part)))))
+          (local.set $structural (i64.or (local.get $structural)
+            (i64.shl
+              (i64.extend_i32_u
+                (i8x16.bitmask
+                  (v128.or
+                    (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x2c)))
+                    (v128.or
+                      (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
+                      (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d)))))))
+              (i64.extend_i32_u (local.get $part)))))
+          (local.set $part (i32.add (local.get $part) (i32.const 16)))
+          (br_if $parts (i32.lt_u (local.get $part) (i32.const 64))))
+        ;; The escaped bytes: those after an odd run of backslashes. Runs starting on an even bit are told from those
+        ;; starting on an odd one by an addition whose carries ripple through each run (simdjson's find_escaped).
+        (local.set $escaped (i64.const 0))
+        (if (i64.ne (i64.or (local.get $backslashes) (local.get $prev_escaped)) (i64.const 0))
+          (then
+            (local.set $backslashes (i64.and (local.get $backslashes) (i64.xor (local.get $prev_escaped) (i64.const -1))))
+            (local.set $follows_escape (i64.or (i64.shl (local.get $backslashes) (i64.const 1)) (local.get $prev_escaped)))
+            (local.set $odd_starts
+              (i64.and (local.get $backslashes)
+                (i64.and (i64.const 0xaaaaaaaaaaaaaaaa) (i64.xor (local.get $follows_escape) (i64.const -1)))))
+            (local.set $sum (i64.add (local.get $odd_starts) (local.get $backslashes)))
+            (local.set $prev_escaped (i64.extend_i32_u (i64.lt_u (local.get $sum) (local.get $backslashes))))
+            (local.set $escaped
+              (i64.and
+                (i64.xor (i64.const 0x5555555555555555) (i64.shl (local.get $sum) (i64.const 1)))
+                (local.get $follows_escape)))
+            (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))))
+        ;; Inside a string: from its opening quote up to, not including, its closing quote (a prefix XOR of the quotes).
+        (local.set $in_string (local.get $quotes))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 1))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 2))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 4))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 8))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 16))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 32))))
+        (local.set $in_string (i64.xor (local.get $in_string) (local.get $prev_in_string)))
+        (local.set $prev_in_string (i64.shr_s (local.get $in_string) (i64.const 63)))
+        (local.set $closes (i64.and (local.get $quotes) (i64.xor (local.get $in_string) (i64.const -1))))
+        ;; Acted on: structure outside strings, opening quotes, and escaped u's.
+        (local.set $events
+          (i64.or
+            (i64.and (local.get $structural) (i64.xor (local.get $in_string) (i64.const -1)))
+            (i64.or
+              (i64.and (local.get $quotes) (local.get $in_string))
+              (i64.and (local.get $us) (local.get $escaped)))))
+        (block $chunk_done
+          (loop $next
+            (br_if $chunk_done (i64.eqz (local.get $events)))
+            (local.set $at (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $events)))))
+            (local.set $events (i64.and (local.get $events) (i64.sub (local.get $events) (i64.const 1))))
+            (local.set $byte (i32.load8_u (local.get $at)))
+            (if (i32.eq (local.get $byte) (i32.const 0x22))
+              (then
+                ;; A string value needs nothing; a member name ends at the next closing quote, in this chunk or later.
+                (br_if $next (i32.eqz (local.get $expect_name)))
+                (local.set $expect_name (i32.const 0))
+                (local.set $closes
+                  (i64.and (local.get $closes) (i64.shl (i64.const -2) (i64.extend_i32_u (i32.sub (local.get $at) (local.get $chunk))))))
+                (local.set $close
+                  (if (result i32) (i64.eqz (local.get $closes))
+                    (then (call $string_end (i32.add (local.get $at) (i32.const 1))))
+                    (else (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $closes)))))))
+                (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))
+                (br $next)))
+            (if (i32.eq (local.get $byte) (i32.const 0x75))
+              (then
+                (if (call $excluded_escape (i32.add (local.get $at) (i32.const 1)))
+                  (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+                (br $next)))
+            (if (i32.eq (local.get $byte) (i32.const 0x2c))
+              (then
+                (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+                (br $next)))
+            ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
+            (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
+              (then
+                (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+                (local.set $expect_name (i32.const 0))
+                (br $next)))
+            (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+            (if (i32.gt_u (local.get $depth) (i32.const 256))
+              (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
+            (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
+            (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
+            (if (local.get $expect_name)
+              (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+            (br $next)))
+        (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
+        (br $chunks)))
     (global.get $flags))
 
   ;; Bytes of the document with the high bit set (every byte of a non-ASCII character has it).
@@ -300,7 +373,7 @@
       (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
     (i32.add (local.get $out) (i32.const 6)))
 
-  ;; Copies the document at $from (well-formed UTF-8, with its 16 spaces) to $out with each non-ASCII character as a \u
+  ;; Copies the document at $from (well-formed UTF-8, with its spaces) to $out with each non-ASCII character as a \u
   ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
   ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
   ;; leaves room for length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes
