@@ -79,19 +79,19 @@ export function appendErrorsInPlace(code: string): string {
 /**
  * The fast validators only answer whether a document is valid: a document they reject is validated again by the
  * collecting validators, whose errors make the report. Yet Ajv's code builds, for every nested call on every value of a
- * valid document, the value's error path ("/props/" + i) and a context object.
- * Each call is rewritten to pass the value alone; no fast validator reads the context for anything but its errors'
- * paths (the assertion below fails the build if one ever does), so only those paths change: they become relative to
- * the value the failing validator was called on.
+ * valid document, the value's error path ("/props/" + i) and a context object, which the callee then takes apart.
+ * Calls are rewritten to pass the value alone and validators to take the value alone; no fast validator reads the
+ * context for anything but its errors' paths (the assertion below fails the build if one ever does), so only those
+ * paths change: each error's path is relative to the value the failing validator was called on.
  */
 const NESTED_CALL = /(validate\d+|wrapper\d+\.validate)\(([^,(){}]+), \{instancePath:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,parentData:[\w$]+,parentDataProperty:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,rootData\}\)/g;
-const CONTEXT_PARAMETERS = '{instancePath="", parentData, parentDataProperty, rootData=data}={}';
+const CONTEXT_PARAMETERS = '(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
 
 export function withoutCallContexts(code: string): string {
-  const rewritten = code.replace(NESTED_CALL, "$1($2)");
-  const parameterLists = rewritten.split(CONTEXT_PARAMETERS).length - 1;
-  const contextUses = rewritten.match(/\b(?:parentData|parentDataProperty|rootData)\b/g)?.length ?? 0;
-  if (contextUses !== 3 * parameterLists) throw new Error("the fast validators use the call context beyond their own parameters: Ajv's emitted code has changed");
+  const rewritten = code.replace(NESTED_CALL, "$1($2)").replaceAll(CONTEXT_PARAMETERS, '(data){const instancePath = "";');
+  if (/\b(?:parentData|parentDataProperty|rootData)\b/.test(rewritten)) {
+    throw new Error("the fast validators use the call context beyond their own parameters: Ajv's emitted code has changed");
+  }
   return rewritten;
 }
 
