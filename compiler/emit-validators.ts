@@ -5,6 +5,7 @@ import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { SchemaEnv } from "ajv/dist/compile/index.js";
+import { replacePatternChecks } from "./pattern-checks.js";
 import { schemaLocations } from "./schema-walk.js";
 import type { JsonSchema } from "./schema-source.js";
 
@@ -54,7 +55,7 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
   for (const ref of Object.values(exports)) {
     if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
   }
-  return toStandalone(ajv, exports);
+  return replacePatternChecks(toStandalone(ajv, exports));
 }
 
 /**
@@ -75,6 +76,25 @@ export function appendErrorsInPlace(code: string): string {
   return `${directive}${APPEND_ERRORS_HELPER}${rewritten.slice(directive.length)}`;
 }
 
+/**
+ * The fast validators only answer whether a document is valid: a document they reject is validated again by the
+ * collecting validators, whose errors make the report. Yet Ajv's code builds, for every nested call on every value of a
+ * valid document, the value's error path ("/props/" + i) and a context object, which the callee then takes apart.
+ * Calls are rewritten to pass the value alone and validators to take the value alone; no fast validator reads the
+ * context for anything but its errors' paths (the assertion below fails the build if one ever does), so only those
+ * paths change: each error's path is relative to the value the failing validator was called on.
+ */
+const NESTED_CALL = /(validate\d+|wrapper\d+\.validate)\(([^,(){}]+), \{instancePath:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,parentData:[\w$]+,parentDataProperty:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,rootData\}\)/g;
+const CONTEXT_PARAMETERS = '(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
+
+export function withoutCallContexts(code: string): string {
+  const rewritten = code.replace(NESTED_CALL, "$1($2)").replaceAll(CONTEXT_PARAMETERS, '(data){const instancePath = "";');
+  if (/\b(?:parentData|parentDataProperty|rootData)\b/.test(rewritten)) {
+    throw new Error("the fast validators use the call context beyond their own parameters: Ajv's emitted code has changed");
+  }
+  return rewritten;
+}
+
 export function emitModelValidators(schema: JsonSchema): EmittedValidators {
   const id = schema.$id;
   if (typeof id !== "string") throw new Error("model schema has no $id");
@@ -93,7 +113,7 @@ export function emitModelValidators(schema: JsonSchema): EmittedValidators {
     }
   }
   return {
-    fast: standalone(schema, false, { validate: id }),
+    fast: withoutCallContexts(standalone(schema, false, { validate: id })),
     collecting: `${appendErrorsInPlace(standalone(schema, true, { collect: id, ...branchExports }))}\nexports.branches = ${JSON.stringify(branches)};\n`,
   };
 }

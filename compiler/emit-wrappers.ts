@@ -41,7 +41,7 @@ function addValidatorTypes(file: SourceFile): void {
     isExported: true,
     docs: ["The standalone validators of one model."],
     properties: [
-      { name: "validate", type: "CompiledValidator", docs: ["Stops at the first error: the fast path for valid documents."] },
+      { name: "validate", type: "CompiledValidator", docs: ["Stops at the first error: the fast path for valid documents. Its errors' paths are relative to the value that failed; the collecting validators' are the ones to report."] },
       { name: "collecting", type: "() => CollectingValidators", docs: ["Loads, on first call, the validators that report every error."] },
     ],
   });

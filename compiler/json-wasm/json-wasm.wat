@@ -5,12 +5,13 @@
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character). SIMD compares find the bytes the scan acts on 16 at a time, so runs of indentation
-;; and string contents cost a few instructions per 16 bytes; and compiled WebAssembly runs at full speed from the first
-;; call, where the JavaScript scan runs unoptimized in a cold process.
+;; denote an excluded character). SIMD compares find the bytes acted on (the scan and the skip: 64 at a time, with
+;; string contents told apart by bit arithmetic; the escape: 16 at a time), so runs of indentation and string contents
+;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
+;; JavaScript scan runs unoptimized in a cold process.
 ;;
-;; Memory: the caller copies the document to $document_start and 16 spaces after it (every 16-byte load stays in
-;; bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
+;; Memory: the caller copies the document to $document_start and 64 spaces after it (every load of up to 64 bytes
+;; stays in bounds, and spaces are neither acted on nor escaped), then calls a function with the document's length.
 (module
   (memory (export "memory") 3)
   (global $hex_digits i32 (i32.const 768))
@@ -56,9 +57,8 @@
           (i32.and (i32.ne (local.get $unit) (i32.const 0x0a)) (i32.ne (local.get $unit) (i32.const 0x0d)))))
       (i32.lt_u (i32.sub (local.get $unit) (i32.const 0xd800)) (i32.const 0x800))))
 
-  ;; The index of the quote that closes the string whose contents start at $at. Flags a suspicious \u escape.
-  ;; Each 16-byte block is classified in one place, inline: V8 does not inline calls between WebAssembly functions, and
-  ;; a call per block cost a third of the scan's instructions.
+  ;; The index of the quote that closes the string whose contents start at $at (for a member name longer than what is
+  ;; left of the scan's chunk). Flags a suspicious \u escape.
   (func $string_end (param $at i32) (result i32)
     (local $bytes v128)
     (local $block i32)
@@ -130,145 +130,223 @@
     (i32.store (i32.add (local.get $list) (i32.shl (local.get $count) (i32.const 2))) (local.get $hash))
     (i32.store (local.get $count_at) (i32.add (local.get $count) (i32.const 1))))
 
-;; From the bracket or brace that opens a container at document offset $from, the offset just past the one that
-  ;; closes it, in a text JSON.parse has accepted; the document's length when the text ends first. Sets $line_feeds and
-  ;; $last_line_feed. Outside strings, the bytes acted on are quotes, brackets, braces and line feeds, found 16 at a
-  ;; time as in scan.
-  (func (export "skip_container") (param $from i32) (param $length i32) (result i32)
-    (local $end i32)
-    (local $at i32)
+  ;; What the 64 bytes at $at hold, for the scan and the skip, which read a document 64 bytes at a time and, as
+  ;; simdjson does, tell string contents from structure with bit arithmetic on masks of those bytes (bit k: byte k), so
+  ;; that a string costs no work of its own. Besides quotes and brackets, each caller needs one more byte found outside
+  ;; strings, $other (the scan: commas; the skip: line feeds, which strings cannot hold). The caller sets
+  ;; $chunk_escaped and $chunk_in_string for its first chunk; each call carries them on to the next 64 bytes.
+  (global $chunk_escaped (mut i64) (i64.const 0)) ;; 1 when the first byte is escaped by a backslash before it
+  (global $chunk_in_string (mut i64) (i64.const 0)) ;; all ones when the first byte lies inside a string
+  (global $chunk_brackets (mut i64) (i64.const 0)) ;; brackets and braces outside strings
+  (global $chunk_others (mut i64) (i64.const 0)) ;; $other outside strings
+  (global $chunk_opening_quotes (mut i64) (i64.const 0))
+  (global $chunk_closing_quotes (mut i64) (i64.const 0))
+  (global $chunk_escaped_us (mut i64) (i64.const 0)) ;; the u of each \u escape
+  (func $classify_chunk (param $at i32) (param $other i32)
+    (local $part i32)
     (local $bytes v128)
     (local $folded v128)
-    (local $block i32)
-    (local $mask i32)
-    (local $byte i32)
-    (local $close i32)
+    (local $quotes i64)
+    (local $backslashes i64)
+    (local $brackets i64)
+    (local $others i64)
+    (local $us i64)
+    (local $escaped i64)
+    (local $follows_escape i64)
+    (local $sum i64)
+    (local $in_string i64)
+    (local $outside i64)
+    (loop $parts
+      (local.set $bytes (v128.load (i32.add (local.get $at) (local.get $part))))
+      ;; Masking out bit 5 maps { and } onto [ and ].
+      (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
+      (local.set $quotes (i64.or (local.get $quotes)
+        (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+          (i64.extend_i32_u (local.get $part)))))
+      (local.set $backslashes (i64.or (local.get $backslashes)
+        (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c)))))
+          (i64.extend_i32_u (local.get $part)))))
+      (local.set $others (i64.or (local.get $others)
+        (i64.shl (i64.extend_i32_u (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (local.get $other)))))
+          (i64.extend_i32_u (local.get $part)))))
+      (local.set $brackets (i64.or (local.get $brackets)
+        (i64.shl
+          (i64.extend_i32_u
+            (i8x16.bitmask
+              (v128.or
+                (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
+                (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
+          (i64.extend_i32_u (local.get $part)))))
+      (local.set $part (i32.add (local.get $part) (i32.const 16)))
+      (br_if $parts (i32.lt_u (local.get $part) (i32.const 64))))
+    ;; The escaped bytes: those after an odd run of backslashes. Runs starting on an even bit are told from those
+    ;; starting on an odd one by an addition whose carries ripple through each run (simdjson's find_escaped).
+    (if (i64.ne (i64.or (local.get $backslashes) (global.get $chunk_escaped)) (i64.const 0))
+      (then
+        (local.set $backslashes (i64.and (local.get $backslashes) (i64.xor (global.get $chunk_escaped) (i64.const -1))))
+        (local.set $follows_escape (i64.or (i64.shl (local.get $backslashes) (i64.const 1)) (global.get $chunk_escaped)))
+        (local.set $sum
+          (i64.add
+            (i64.and (local.get $backslashes)
+              (i64.and (i64.const 0xaaaaaaaaaaaaaaaa) (i64.xor (local.get $follows_escape) (i64.const -1))))
+            (local.get $backslashes)))
+        (global.set $chunk_escaped (i64.extend_i32_u (i64.lt_u (local.get $sum) (local.get $backslashes))))
+        (local.set $escaped
+          (i64.and
+            (i64.xor (i64.const 0x5555555555555555) (i64.shl (local.get $sum) (i64.const 1)))
+            (local.get $follows_escape)))
+        (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))
+        ;; Escapes are rare: only a chunk with one looks for u's.
+        (local.set $part (i32.const 0))
+        (loop $u_parts
+          (local.set $us (i64.or (local.get $us)
+            (i64.shl
+              (i64.extend_i32_u
+                (i8x16.bitmask (i8x16.eq (v128.load (i32.add (local.get $at) (local.get $part))) (i8x16.splat (i32.const 0x75)))))
+              (i64.extend_i32_u (local.get $part)))))
+          (local.set $part (i32.add (local.get $part) (i32.const 16)))
+          (br_if $u_parts (i32.lt_u (local.get $part) (i32.const 64))))))
+    ;; Inside a string: from its opening quote up to, not including, its closing quote (a prefix XOR of the quotes).
+    (local.set $in_string (local.get $quotes))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 1))))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 2))))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 4))))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 8))))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 16))))
+    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 32))))
+    (local.set $in_string (i64.xor (local.get $in_string) (global.get $chunk_in_string)))
+    (global.set $chunk_in_string (i64.shr_s (local.get $in_string) (i64.const 63)))
+    (local.set $outside (i64.xor (local.get $in_string) (i64.const -1)))
+    (global.set $chunk_brackets (i64.and (local.get $brackets) (local.get $outside)))
+    (global.set $chunk_others (i64.and (local.get $others) (local.get $outside)))
+    (global.set $chunk_opening_quotes (i64.and (local.get $quotes) (local.get $in_string)))
+    (global.set $chunk_closing_quotes (i64.and (local.get $quotes) (local.get $outside)))
+    (global.set $chunk_escaped_us (i64.and (local.get $us) (local.get $escaped))))
+
+  ;; From the bracket or brace that opens a container at document offset $from, the offset just past the one that
+  ;; closes it, in a text JSON.parse has accepted; the document's length when the text ends first. Sets $line_feeds and
+  ;; $last_line_feed to the line feeds before that offset.
+  (func (export "skip_container") (param $from i32) (param $length i32) (result i32)
+    (local $end i32)
+    (local $chunk i32)
+    (local $events i64)
+    (local $line_feeds i64)
+    (local $bit i64)
     (local $depth i32)
     (global.set $line_feeds (i32.const 0))
     (global.set $last_line_feed (i32.const -1))
     (local.set $end (i32.add (global.get $document_start) (local.get $length)))
-    (local.set $at (i32.add (global.get $document_start) (local.get $from)))
+    (local.set $chunk (i32.add (global.get $document_start) (local.get $from)))
+    ;; The bracket at $from lies outside strings and is not escaped.
+    (global.set $chunk_escaped (i64.const 0))
+    (global.set $chunk_in_string (i64.const 0))
     (block $done
-      (loop $classify_from_at
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        (local.set $block (i32.and (local.get $at) (i32.const -16)))
-        (local.set $bytes (v128.load (local.get $block)))
-        (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
-        (local.set $mask
-          (i32.and
-            (i8x16.bitmask
-              (v128.or
-                (v128.or
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x0a))))
-                (v128.or
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
-            (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
-        (loop $next
-          (if (i32.eqz (local.get $mask))
-            (then
-              (local.set $at (i32.add (local.get $block) (i32.const 16)))
-              (br $classify_from_at)))
-          (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
-          (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
-          (local.set $byte (i32.load8_u (local.get $at)))
-          (if (i32.eq (local.get $byte) (i32.const 0x22))
-            (then
-              (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
-              (local.set $at (i32.add (local.get $close) (i32.const 1)))
-              (br_if $classify_from_at (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16))))
-              (local.set $mask
-                (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
-              (br $next)))
-          (if (i32.eq (local.get $byte) (i32.const 0x0a))
-            (then
-              (global.set $line_feeds (i32.add (global.get $line_feeds) (i32.const 1)))
-              (global.set $last_line_feed (i32.sub (local.get $at) (global.get $document_start)))
-              (br $next)))
-          ;; { and [ (bit 1 set) open, } and ] close.
-          (if (i32.and (local.get $byte) (i32.const 2))
-            (then
-              (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
-              (br $next)))
-          (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
-          (br_if $next (local.get $depth))
-          (return (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start))))))
+      (loop $chunks
+        (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
+        (call $classify_chunk (local.get $chunk) (i32.const 0x0a))
+        (local.set $events (global.get $chunk_brackets))
+        (local.set $line_feeds (global.get $chunk_others))
+        (block $chunk_done
+          (loop $next
+            (br_if $chunk_done (i64.eqz (local.get $events)))
+            (local.set $bit (i64.ctz (local.get $events)))
+            (local.set $events (i64.and (local.get $events) (i64.sub (local.get $events) (i64.const 1))))
+            ;; { and [ (bit 1 set) open, } and ] close.
+            (if (i32.and (i32.load8_u (i32.add (local.get $chunk) (i32.wrap_i64 (local.get $bit)))) (i32.const 2))
+              (then
+                (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+                (br $next)))
+            (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+            (br_if $next (local.get $depth))
+            (call $count_line_feeds (local.get $chunk)
+              (i64.and (local.get $line_feeds) (i64.sub (i64.shl (i64.const 1) (local.get $bit)) (i64.const 1))))
+            (return
+              (i32.sub (i32.add (local.get $chunk) (i32.add (i32.wrap_i64 (local.get $bit)) (i32.const 1)))
+                (global.get $document_start)))))
+        (call $count_line_feeds (local.get $chunk) (local.get $line_feeds))
+        (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
+        (br $chunks)))
     (local.get $length))
 
+  ;; Adds the line feeds of a mask over the 64 bytes at $chunk to $line_feeds and $last_line_feed.
+  (func $count_line_feeds (param $chunk i32) (param $mask i64)
+    (if (i64.eqz (local.get $mask)) (then (return)))
+    (global.set $line_feeds (i32.add (global.get $line_feeds) (i32.wrap_i64 (i64.popcnt (local.get $mask)))))
+    (global.set $last_line_feed
+      (i32.sub
+        (i32.add (local.get $chunk) (i32.sub (i32.const 63) (i32.wrap_i64 (i64.clz (local.get $mask)))))
+        (global.get $document_start))))
+
+  ;; The structure scan. Acts on member names, commas, brackets, braces and escaped u's (a \u escape to look at), in
+  ;; document order, so that the answer is the same as reading the bytes one by one.
   (func (export "scan") (param $length i32) (result i32)
     (local $end i32)
+    (local $chunk i32)
+    (local $events i64)
+    (local $closes i64)
     (local $at i32)
-    (local $bytes v128)
-    (local $folded v128)
-    (local $block i32)
-    (local $mask i32)
     (local $byte i32)
     (local $close i32)
     (local $depth i32)
     (local $expect_name i32)
     (global.set $flags (i32.const 0))
+    (global.set $chunk_escaped (i64.const 0))
+    (global.set $chunk_in_string (i64.const 0))
     (local.set $end (i32.add (global.get $document_start) (local.get $length)))
-    (local.set $at (global.get $document_start))
+    (local.set $chunk (global.get $document_start))
     (block $done
-      (loop $classify_from_at
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        ;; Bit k set when byte k of the block is a quote, a comma, a bracket or a brace, from $at on (outside strings,
-        ;; which $string_end searches, a valid text has no backslash). Masking out bit 5 maps { and } onto [ and ], so
-        ;; two compares find all four.
-        (local.set $block (i32.and (local.get $at) (i32.const -16)))
-        (local.set $bytes (v128.load (local.get $block)))
-        (local.set $folded (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))
-        (local.set $mask
-          (i32.and
-            (i8x16.bitmask
-              (v128.or
-                (v128.or
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))
-                  (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x2c))))
-                (v128.or
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5b)))
-                  (i8x16.eq (local.get $folded) (i8x16.splat (i32.const 0x5d))))))
-            (i32.shl (i32.const -1) (i32.and (local.get $at) (i32.const 15)))))
-        (loop $next
-          (if (i32.eqz (local.get $mask))
-            (then
-              (local.set $at (i32.add (local.get $block) (i32.const 16)))
-              (br $classify_from_at)))
-          (local.set $at (i32.add (local.get $block) (i32.ctz (local.get $mask))))
-          (local.set $mask (i32.and (local.get $mask) (i32.sub (local.get $mask) (i32.const 1))))
-          (local.set $byte (i32.load8_u (local.get $at)))
-          (if (i32.eq (local.get $byte) (i32.const 0x22))
-            (then
-              (local.set $close (call $string_end (i32.add (local.get $at) (i32.const 1))))
-              (if (local.get $expect_name)
-                (then
-                  (local.set $expect_name (i32.const 0))
-                  (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))))
-              ;; Resume after the closing quote: in this block's bits when it is in this block, else from there.
-              (local.set $at (i32.add (local.get $close) (i32.const 1)))
-              (br_if $classify_from_at (i32.ge_u (local.get $close) (i32.add (local.get $block) (i32.const 16))))
-              (local.set $mask
-                (i32.and (local.get $mask) (i32.shl (i32.const -2) (i32.and (local.get $close) (i32.const 15)))))
-              (br $next)))
-          (if (i32.eq (local.get $byte) (i32.const 0x2c))
-            (then
-              (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
-              (br $next)))
-          ;; Outside strings only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
-          (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
-            (then
-              (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
-              (local.set $expect_name (i32.const 0))
-              (br $next)))
-          (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
-          (if (i32.gt_u (local.get $depth) (i32.const 256))
-            (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
-          (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
-          (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
-          (if (local.get $expect_name)
-            (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
-          (br $next))))
+      (loop $chunks
+        (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
+        (call $classify_chunk (local.get $chunk) (i32.const 0x2c))
+        (local.set $closes (global.get $chunk_closing_quotes))
+        (local.set $events
+          (i64.or
+            (i64.or (global.get $chunk_brackets) (global.get $chunk_others))
+            (i64.or (global.get $chunk_opening_quotes) (global.get $chunk_escaped_us))))
+        (block $chunk_done
+          (loop $next
+            (br_if $chunk_done (i64.eqz (local.get $events)))
+            (local.set $at (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $events)))))
+            (local.set $events (i64.and (local.get $events) (i64.sub (local.get $events) (i64.const 1))))
+            (local.set $byte (i32.load8_u (local.get $at)))
+            (if (i32.eq (local.get $byte) (i32.const 0x22))
+              (then
+                ;; A string value needs nothing; a member name ends at the next closing quote, in this chunk or later.
+                (br_if $next (i32.eqz (local.get $expect_name)))
+                (local.set $expect_name (i32.const 0))
+                (local.set $closes
+                  (i64.and (local.get $closes) (i64.shl (i64.const -2) (i64.extend_i32_u (i32.sub (local.get $at) (local.get $chunk))))))
+                (local.set $close
+                  (if (result i32) (i64.eqz (local.get $closes))
+                    (then (call $string_end (i32.add (local.get $at) (i32.const 1))))
+                    (else (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $closes)))))))
+                (call $add_name (i32.add (local.get $at) (i32.const 1)) (local.get $close) (local.get $depth))
+                (br $next)))
+            (if (i32.eq (local.get $byte) (i32.const 0x75))
+              (then
+                (if (call $excluded_escape (i32.add (local.get $at) (i32.const 1)))
+                  (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+                (br $next)))
+            (if (i32.eq (local.get $byte) (i32.const 0x2c))
+              (then
+                (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+                (br $next)))
+            ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
+            (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
+              (then
+                (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+                (local.set $expect_name (i32.const 0))
+                (br $next)))
+            (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+            (if (i32.gt_u (local.get $depth) (i32.const 256))
+              (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
+            (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
+            (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
+            (if (local.get $expect_name)
+              (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+            (br $next)))
+        (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
+        (br $chunks)))
     (global.get $flags))
 
   ;; Bytes of the document with the high bit set (every byte of a non-ASCII character has it).
@@ -300,7 +378,7 @@
       (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
     (i32.add (local.get $out) (i32.const 6)))
 
-  ;; Copies the document at $from (well-formed UTF-8, with its 16 spaces) to $out with each non-ASCII character as a \u
+  ;; Copies the document at $from (well-formed UTF-8, with its spaces) to $out with each non-ASCII character as a \u
   ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
   ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
   ;; leaves room for length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes

@@ -38,10 +38,11 @@ export function asciiJsonTextInJs(bytes: Uint8Array): string | undefined {
 }
 
 function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
-  if (!isUtf8(bytes)) return undefined;
   const start = byteOrderMarkLength(bytes);
   const body = bytes.subarray(start);
+  // ASCII after a byte-order mark is well-formed UTF-8: only other text needs the check.
   if (isAscii(body)) return asciiDecoder.decode(body);
+  if (!isUtf8(bytes)) return undefined;
   const escaped = withWasm ? wasmEscapeNonAscii(body, (nonAsciiBytes) => worthEscaping(nonAsciiBytes, body.length), (ascii) => asciiDecoder.decode(ascii)) : undefined;
   if (escaped !== undefined) return escaped ?? undefined;
 

@@ -19,8 +19,8 @@ interface Instance {
 const TOO_DEEP = 1;
 const NEEDS_TEXT_PASS = 2;
 const PAGE_BYTES = 64 * 1024;
-/** Spaces written after the document: the module reads 16 bytes at a time, and spaces are neither acted on nor escaped. */
-const PADDING_BYTES = 16;
+/** Spaces written after the document: the module reads up to 64 bytes at a time, and spaces are neither acted on nor escaped. */
+const PADDING_BYTES = 64;
 /**
  * How far beyond its most growth the document moves up before it is escaped in place (see escape_non_ascii): a cold
  * process pays for every page of memory it touches first, and a second region of the document's size would be one.

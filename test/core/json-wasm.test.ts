@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_NESTING_DEPTH, scanJsonBytesInJs } from "../../runtime/core/json-structure.js";
 import { wasmScanJsonBytes } from "../../runtime/core/json-wasm.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
+import { SeededRandom } from "../agreement/prng.js";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -13,7 +14,7 @@ function bothScans(text: string) {
   return { wasm: wasmScanJsonBytes(bytes), js: scanJsonBytesInJs(bytes) };
 }
 
-/** A string of `length` bytes that ends at a chosen offset from a 16-byte block edge. */
+/** A string of `length` bytes that ends at a chosen offset from a 16- or 64-byte block edge. */
 const filler = (length: number) => "x".repeat(length);
 
 const texts: Record<string, string> = {
@@ -48,8 +49,15 @@ describe("the WebAssembly structure scan", () => {
   }
 
   it("agrees for every offset of a repeat and of an escape against the block edges", () => {
-    for (let pad = 0; pad < 40; pad++) {
-      for (const text of [`{"${filler(pad)}":1,"${filler(pad)}":2}`, `["${filler(pad)}\\u001f"]`, `[{"a":"${filler(pad)}\\\\"},{"a":1}]`]) {
+    for (let pad = 0; pad < 140; pad++) {
+      for (const text of [
+        `{"${filler(pad)}":1,"${filler(pad)}":2}`,
+        `["${filler(pad)}\\u001f"]`,
+        `[{"a":"${filler(pad)}\\\\"},{"a":1}]`,
+        `[{"a":"${filler(pad)}\\\\\\"\\\\","a":1}]`,
+        `[{"${filler(pad)}\\"":1,"${filler(pad)}\\"":2}]`,
+        `{"a":"${filler(pad)}","b":{"a":[1,{"b":2}],"a":3}}`,
+      ]) {
         const { wasm, js } = bothScans(text);
         expect(wasm, text).toEqual(js);
       }
@@ -59,6 +67,25 @@ describe("the WebAssembly structure scan", () => {
   it("sends an object with more names than it tracks to the exact pass, which finds nothing there", () => {
     const many = JSON.stringify(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`name${i}`, i])));
     expect(bothScans(many)).toEqual({ wasm: { tooDeep: false, needsTextPass: true }, js: { tooDeep: false, needsTextPass: false } });
+  });
+
+  it("agrees with the JavaScript scan on random texts made of what it looks for", () => {
+    const random = new SeededRandom(20261124);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;
+    const pieces = ["a", "b", "x".repeat(20), "y".repeat(61), "z".repeat(63), "\\\\", '\\"', "\\u0000", "\\u001F", "\\ud800", "\\u0041", "\\n", "{", "[", ",", ":", "é", "\\\\u0000"];
+    const text = () => Array.from({ length: Math.floor(random.next() * 10) }, () => pick(pieces)).join("");
+    const value = (depth: number): string => {
+      const kind = random.next();
+      if (depth > 6 || kind < 0.4) return pick([`"${text()}"`, "1", "true", "null"]);
+      const count = Math.floor(random.next() * 5);
+      if (kind < 0.6) return `[${Array.from({ length: count }, () => value(depth + 1)).join(",")}]`;
+      return `{${Array.from({ length: count }, () => `"${pick(["a", "b", text()])}":${value(depth + 1)}`).join(", ")}}`;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const document = value(0);
+      const { wasm, js } = bothScans(document);
+      expect(wasm, document).toEqual(js);
+    }
   });
 
   it("agrees with the JavaScript scan on every corpus document", () => {

@@ -201,8 +201,8 @@ function samplePointers(value: unknown, every: number): LocationRequest[] {
 describe("the WebAssembly container skip", () => {
   const filler = (length: number) => "x".repeat(length);
 
-  it("places what the JavaScript scan places: brackets, escaped quotes and line feeds on every side of the 16-byte blocks", () => {
-    for (let pad = 0; pad < 40; pad++) {
+  it("places what the JavaScript scan places: brackets, escaped quotes and line feeds on every side of the 64-byte chunks", () => {
+    for (let pad = 0; pad < 140; pad++) {
       // A string holding brackets, an escaped backslash and an escaped quote; nested arrays; CRLF; a string ending in an
       // escaped backslash; all shifted one byte further against the block edges each round.
       const skipped = `[{"${filler(pad)}": "]}\\\\\\"[{"},\n[${"[],".repeat(pad % 7)}[]],\r\n"${filler(pad)}\\\\"]`;

@@ -1,0 +1,53 @@
+// Plain-code equivalents of the string datatype patterns that V8's regular-expression engine runs slowest for what they
+// check: StringDatatype's (no line break; no leading or trailing space, tab or line break) and the single-line one.
+// They hold for most of a document's strings, prose included, and the engine walks every character of each, where
+// these checks look at two characters and let a native search find line breaks (about twice as fast on OSCAL text).
+// Each check accepts exactly the strings its pattern accepts (test/compiler/pattern-checks.test.ts compares them on
+// every short string over the characters the pattern distinguishes), and the validators call it only on strings (Ajv
+// applies `pattern` to strings alone). The UUID and token patterns stay regular expressions: the engine matches
+// them as fast as plain code did.
+
+export interface PatternCheck {
+  /** The pattern as the schema writes it, with the flags Ajv compiles it with. */
+  source: string;
+  flags: string;
+  /** An object expression with a `test(text)` method, standing in for `new RegExp(source, flags)`. */
+  code: string;
+}
+
+const STRING = "^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$";
+const SINGLE_LINE = "^[^\n]+$";
+
+// No CR or LF anywhere, and neither the first nor the last character is a tab, LF, CR or space (one character is
+// both). A surrogate pair's units are never one of these, so looking at code units is looking at code points.
+const STRING_CHECK = `{
+  test(text) {
+    const last = text.length - 1;
+    if (last < 0) return false;
+    const first = text.charCodeAt(0);
+    const end = text.charCodeAt(last);
+    return first !== 0x20 && first !== 0x09 && first !== 0x0a && first !== 0x0d && end !== 0x20 && end !== 0x09 && end !== 0x0a && end !== 0x0d && text.indexOf("\\n") === -1 && text.indexOf("\\r") === -1;
+  },
+}`;
+
+const SINGLE_LINE_CHECK = `{
+  test(text) {
+    return text.length > 0 && text.indexOf("\\n") === -1;
+  },
+}`;
+
+export const PATTERN_CHECKS: readonly PatternCheck[] = [
+  { source: STRING, flags: "u", code: STRING_CHECK },
+  { source: SINGLE_LINE, flags: "u", code: SINGLE_LINE_CHECK },
+];
+
+const PATTERN_DEFINITION = /const (pattern\d+) = new RegExp\(("(?:[^"\\]|\\.)*"), "([a-z]*)"\);/g;
+
+/** Ajv's module-level `const patternN = new RegExp(...)` definitions of the listed patterns, replaced by their checks. */
+export function replacePatternChecks(code: string): string {
+  return code.replace(PATTERN_DEFINITION, (definition, name: string, literal: string, flags: string) => {
+    const source = JSON.parse(literal) as string;
+    const check = PATTERN_CHECKS.find((candidate) => candidate.source === source && candidate.flags === flags);
+    return check === undefined ? definition : `const ${name} = ${check.code};`;
+  });
+}

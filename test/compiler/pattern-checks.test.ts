@@ -1,0 +1,61 @@
+// The plain-code checks that stand in for datatype patterns in the emitted validators must accept exactly what the
+// patterns accept: compared here on every short string over alphabets of the characters each pattern distinguishes.
+import { describe, expect, it } from "vitest";
+import { PATTERN_CHECKS, replacePatternChecks } from "../../compiler/pattern-checks.js";
+
+type Check = { test(text: string): boolean };
+
+function checkOf(index: number): { check: Check; pattern: RegExp } {
+  const { source, flags, code } = PATTERN_CHECKS[index]!;
+  return { check: new Function(`return ${code};`)() as Check, pattern: new RegExp(source, flags) };
+}
+
+const ALL_ASCII = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+/** Beyond ASCII: letters, numbers, spaces, line separators, a lone surrogate of each kind and a surrogate pair. */
+const BEYOND_ASCII = ["é", "ß", "Ж", "中", "٣", "²", "Ⅻ", "\u00a0", "\u2028", "\u2029", "\ufeff", "\ud800", "\udc00", "\ud835\udc00", "\ud83d\ude00", "·"];
+
+function* stringsUpTo(alphabet: readonly string[], maxLength: number): Generator<string> {
+  let level = [""];
+  yield "";
+  for (let length = 1; length <= maxLength; length++) {
+    const next: string[] = [];
+    for (const prefix of level) for (const symbol of alphabet) next.push(prefix + symbol);
+    yield* next;
+    level = next;
+  }
+}
+
+function disagreements(check: Check, pattern: RegExp, texts: Iterable<string>): string[] {
+  const found: string[] = [];
+  for (const text of texts) if (check.test(text) !== pattern.test(text)) found.push(text);
+  return found;
+}
+
+const indexOf = (source: string) => PATTERN_CHECKS.findIndex((check) => check.source === source);
+
+describe("pattern checks", () => {
+  it("covers the string and single-line patterns", () => {
+    expect(PATTERN_CHECKS.map((check) => check.source)).toEqual(["^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$", "^[^\n]+$"]);
+  });
+
+  it("string: every string of up to 4 characters over the characters it distinguishes", () => {
+    const { check, pattern } = checkOf(indexOf("^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$"));
+    const alphabet = ["a", " ", "\t", "\n", "\r", "\u000b", "\u00a0", "\u2028", "\ud800", "\udc00", "\ud835\udc00"];
+    expect(disagreements(check, pattern, stringsUpTo(alphabet, 4))).toEqual([]);
+    expect(disagreements(check, pattern, stringsUpTo([...ALL_ASCII, ...BEYOND_ASCII], 2))).toEqual([]);
+  });
+
+  it("single line: every string of up to 4 characters over the characters it distinguishes", () => {
+    const { check, pattern } = checkOf(indexOf("^[^\n]+$"));
+    expect(disagreements(check, pattern, stringsUpTo(["a", "\n", "\r", "\u2028", "\ud800", "\ud835\udc00"], 4))).toEqual([]);
+    expect(disagreements(check, pattern, stringsUpTo([...ALL_ASCII, ...BEYOND_ASCII], 2))).toEqual([]);
+  });
+
+  it("replaces only the definitions of listed patterns, with the flags they were listed with", () => {
+    const code = 'const pattern0 = new RegExp("^[^\\n]+$", "u");const pattern1 = new RegExp("^[^\\n]+$", "");const pattern2 = new RegExp("^a$", "u");';
+    const replaced = replacePatternChecks(code);
+    expect(replaced).not.toContain('const pattern0 = new RegExp');
+    expect(replaced).toContain('const pattern1 = new RegExp("^[^\\n]+$", "");');
+    expect(replaced).toContain('const pattern2 = new RegExp("^a$", "u");');
+  });
+});
