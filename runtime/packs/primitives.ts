@@ -2,7 +2,7 @@
 // and predicates, over the node view (./node-view.ts). The generated module receives these as its one import; it never
 // sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
-import { FLAG, MapItem, XNode, normalize, type Item } from "./node-view.js";
+import { FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
 export { ChildNames, XNode, normalize } from "./node-view.js";
@@ -390,4 +390,72 @@ export function call(name: string, args: readonly Evaluator[], focus: Item | und
     default:
       throw new Error(`unsupported Metapath function ${name}()`);
   }
+}
+
+// Factories of the commonest leaves of generated code. Every closure one of them makes shares its code (and V8's
+// optimised code for it) with the others, where a function generated per expression would be compiled on its own:
+// FedRAMP's pack has some hundred memoised predicates, steps and flag comparisons.
+
+/** The expression's value memoised per node; the closure is also the key of the values. */
+export function memo(evaluate: Evaluator): Evaluator {
+  const memoised: Evaluator = (focus, scope) => {
+    if (!(focus instanceof XNode)) return evaluate(focus, scope);
+    const known = focus.get<Item[]>(memoised);
+    return known !== undefined ? known : focus.put(memoised, evaluate(focus, scope));
+  };
+  return memoised;
+}
+
+/** A step taken from a node and memoised on it with its variable-free predicates applied; from an atom, the step alone. */
+export function memoStep(step: Evaluator, predicates: readonly Evaluator[]): Evaluator {
+  const memoised: Evaluator = (item, scope) => {
+    if (!(item instanceof XNode)) return step(item, scope);
+    const known = item.get<Item[]>(memoised);
+    if (known !== undefined) return known;
+    let value = step(item, scope);
+    for (let i = 0; i < predicates.length; i++) value = filter(value, predicates[i]!, scope);
+    return item.put(memoised, value);
+  };
+  return memoised;
+}
+
+export const selfStep: Evaluator = (item) => (item instanceof XNode ? item.alone() : [item as Item]);
+export const parentStep: Evaluator = (item) => (item instanceof XNode && item.parent !== null ? item.parent.alone() : EMPTY);
+export const rootStep: Evaluator = (item) => (item instanceof XNode ? item.view.root.alone() : EMPTY);
+export const childrenStep: Evaluator = (item) => (item instanceof XNode ? item.children() : EMPTY);
+export const descendantsStep: Evaluator = (item) => (item instanceof XNode ? item.descendants() : EMPTY);
+
+export function childStep(names: ChildNames): Evaluator {
+  return (item) => (item instanceof XNode ? item.childrenNamed(names) : EMPTY);
+}
+
+export function flagStep(name: string): Evaluator {
+  return (item) => (item instanceof XNode && item.def !== FLAG ? item.flag(name) : EMPTY);
+}
+
+/** `//names` from a node: kept on the node under `names` (the walk stores the document node's under the same array). */
+export function descendantStep(names: readonly string[]): Evaluator {
+  return (item) => (item instanceof XNode ? item.descendants(names) : EMPTY);
+}
+
+/** `@flag = literal(s)`, general comparison: false when the flag is absent. */
+export function flagIs(op: string, literals: readonly (string | number)[], flag: string): Evaluator {
+  return (focus) => bool(compareFlag(op, literals, flagValueOf(flag, focus)));
+}
+
+/** `@flag eq literal`, value comparison: the empty sequence when the flag is absent. */
+export function flagValueIs(op: string, literals: readonly (string | number)[], flag: string): Evaluator {
+  return (focus) => {
+    const value = flagValueOf(flag, focus);
+    return value === undefined ? EMPTY : bool(compareFlag(op, literals, value));
+  };
+}
+
+export function variable(name: string): Evaluator {
+  return (_, scope) => scope.lookup(name);
+}
+
+export function literalValue(value: string | number): Evaluator {
+  const sequence: Item[] = [value];
+  return () => sequence;
 }

@@ -57,22 +57,28 @@ export class ExpressionEmitter {
 
   /** The function evaluating an expression. */
   expr(expr: Expr): string {
-    return this.declarations.declare("e", JSON.stringify(expr), (name) => `function ${name}(f, s) {\n${this.body(expr)}\n}`);
+    return this.declarations.declare("e", JSON.stringify(expr), (name) => {
+      const leaf = this.leaf(expr);
+      return leaf !== undefined ? `const ${name} = ${leaf};` : `function ${name}(f, s) {\n${this.body(expr)}\n}`;
+    });
+  }
+
+  /** A literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
+  private leaf(expr: Expr): string | undefined {
+    if (expr.type === "literal") return `literalValue(${literal(expr.value)})`;
+    if (expr.type === "var") return `variable(${literal(expr.name)})`;
+    const comparison = expr.type === "cmp" || expr.type === "vcmp" ? flagComparisonOf(expr) : undefined;
+    if (comparison === undefined) return undefined;
+    // A value comparison with an absent flag is the empty sequence; a general one is false.
+    const factory = expr.type === "cmp" ? "flagIs" : "flagValueIs";
+    return `${factory}(${literal(comparison.op)}, ${this.declarations.constant(literal(comparison.literals))}, ${literal(comparison.flag)})`;
   }
 
   /** The function evaluating an expression, its value memoised per focus node when it depends on nothing else. */
   memoised(expr: Expr): string {
     if (!isMemoised(expr)) return this.expr(expr);
     const plain = this.expr(expr);
-    return this.declarations.declare(
-      "m",
-      JSON.stringify(expr),
-      (name) => `function ${name}(f, s) {
-  if (!(f instanceof XNode)) return ${plain}(f, s);
-  const known = f.get(${name});
-  return known !== undefined ? known : f.put(${name}, ${plain}(f, s));
-}`,
-    );
+    return this.declarations.declare("m", JSON.stringify(expr), (name) => `const ${name} = memo(${plain});`);
   }
 
   /** A key read from a node: a flag's value read from the JSON, or an expression's value. */
@@ -98,11 +104,12 @@ export class ExpressionEmitter {
     return `bool(compareFlag(${literal(op)}, ${this.declarations.constant(literal(literals))}, flagValueOf(${literal(flag)}, f)))`;
   }
 
+  /** The body of the function of an expression that is not a leaf. */
   private body(expr: Expr): string {
     switch (expr.type) {
       case "literal":
       case "var":
-        return `return ${this.value(expr)};`;
+        throw new Error(`a ${expr.type} is a leaf`);
       case "sequence":
         return `return concat(${expr.items.map((item) => this.value(item)).join(", ")});`;
       case "path":
@@ -120,15 +127,7 @@ export class ExpressionEmitter {
           return `return bool(${this.size(left.args[0]!)} ${JS_COMPARISONS[expr.op]} ${rightExpr.value});`;
         }
         const op = literal(expr.op);
-        const comparison = flagComparisonOf(expr);
-        if (comparison !== undefined) {
-          // A value comparison with an absent operand is the empty sequence; a general one is false.
-          if (expr.type === "cmp") return `return ${this.flagComparison(comparison)};`;
-          const literals = this.declarations.constant(literal(comparison.literals));
-          return `const value = flagValueOf(${literal(comparison.flag)}, f);\nreturn value === undefined ? EMPTY : bool(compareFlag(${op}, ${literals}, value));`;
-        }
-        const right = this.expr(expr.right);
-        if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${right}, f, s);`;
+        if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${this.expr(expr.right)}, f, s);`;
         // `@name = expression`: the flag's value is read from the JSON, without its node.
         const leftFlag = bareFlagOf(expr.left);
         if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${this.value(expr.right)});`;
@@ -242,63 +241,37 @@ export class ExpressionEmitter {
   /** A step from one item, its variable-free predicates applied and the result memoised on the item when that pays. */
   private step(step: Step): string {
     const plan = planOf(step);
-    const fromNode = this.stepFromNode(step);
-    const fromAtom = this.stepFromAtom(step);
-    // Unmemoised, a step is its selection alone: one function for all that select alike, whatever their predicates.
-    if (!plan.memoised) {
-      const from = fromNode === fromAtom ? fromNode : `item instanceof XNode ? (${fromNode}) : ${fromAtom}`;
-      return this.declarations.declare("s", from, (name) => `function ${name}(item, s) {\nreturn ${from};\n}`);
-    }
-    return this.declarations.declare("s", JSON.stringify(step), (name) => {
-      const filters = plan.pure.map((predicate) => `value = filter(value, ${this.memoised(predicate)}, s);`);
-      return `function ${name}(item, s) {
-if (!(item instanceof XNode)) return ${fromAtom};
-const known = item.get(${name});
-if (known !== undefined) return known;
-let value = ${fromNode};
-${filters.join("\n")}
-return item.put(${name}, value);
-}`;
-    });
+    // Unmemoised, a step is its selection alone: one for all that select alike, whatever their predicates.
+    const plain = this.plainStep(step);
+    if (!plan.memoised) return plain;
+    return this.declarations.declare("s", JSON.stringify(step), (name) => `const ${name} = memoStep(${plain}, [${plan.pure.map((predicate) => this.memoised(predicate)).join(", ")}]);`);
   }
 
-  /** The items a step selects from a node `item`, as an expression. */
-  private stepFromNode(step: Step): string {
+  /** The items a step selects from an item, as a function `(item, scope)`. */
+  private plainStep(step: Step): string {
     switch (step.axis) {
       case "self":
-        return "item.alone()";
-      case "call":
-      case "expr":
-      case "group":
-        return this.stepFromAtom(step);
-      case "flag":
-        return `item.def === FLAG ? EMPTY : item.flag(${literal(step.name)})`;
-      case "child":
-        return `item.childrenNamed(${this.childNames(step.names)})`;
-      case "descendant":
-        return `item.descendants(${this.declarations.constant(literal(step.names))})`;
-      case "any":
-        return `item.${step.descendant ? "descendants" : "children"}()`;
+        return "selfStep";
       case "parent":
-        return "item.parent === null ? EMPTY : item.parent.alone()";
+        return "parentStep";
       case "root":
-        return "item.view.root.alone()";
-    }
-  }
-
-  /** The items a step selects from an atomic item (or a map): itself for `.`, an expression's value, or none. */
-  private stepFromAtom(step: Step): string {
-    switch (step.axis) {
-      case "self":
-        return "[item]";
+        return "rootStep";
+      case "any":
+        return step.descendant ? "descendantsStep" : "childrenStep";
       case "call":
-        return `${this.expr(step.call)}(item, s)`;
+        return this.expr(step.call);
       case "expr":
-        return `${this.expr(step.expr)}(item, s)`;
-      case "group":
-        return `normalize(concat(${step.branches.map((branch) => `${this.expr(branch)}(item, s)`).join(", ")}))`;
-      default:
-        return "EMPTY";
+        return this.expr(step.expr);
+      case "child":
+        return this.declarations.constant(`childStep(${this.childNames(step.names)})`);
+      case "flag":
+        return this.declarations.constant(`flagStep(${literal(step.name)})`);
+      case "descendant":
+        return this.declarations.constant(`descendantStep(${this.declarations.constant(literal(step.names))})`);
+      case "group": {
+        const branches = step.branches.map((branch) => `${this.expr(branch)}(item, s)`);
+        return this.declarations.declare("g", branches.join(), (name) => `function ${name}(item, s) {\nreturn normalize(concat(${branches.join(", ")}));\n}`);
+      }
     }
   }
 }
