@@ -212,10 +212,14 @@ export class SemanticRun {
       matched.add(container);
       return;
     }
-    const matched = this.allowedMatches.get(key);
-    if (matched === undefined || !matched.has(container)) {
-      this.allowedMisses.push(rule, container, key, value, this.tables.allowOther[rule] ? null : this.nodeAt(depth));
+    // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
+    // finish looks up among unmatched nodes anyway: it is kept without asking whether the node has matched.
+    if (this.tables.allowOther[rule]) {
+      this.allowedMisses.push(rule, container, key, value, null);
+      return;
     }
+    const matched = this.allowedMatches.get(key);
+    if (matched === undefined || !matched.has(container)) this.allowedMisses.push(rule, container, key, value, this.nodeAt(depth));
   }
 
   /** An index-has-key reference, resolved in `finish` when every index is complete. */
