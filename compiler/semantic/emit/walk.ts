@@ -3,7 +3,7 @@
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
 import type { CompiledConstraint, DescendantSegment, LoopSegment } from "./constraint.js";
-import { EmitContext, js, NotApplicable, pushPath, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 
@@ -62,15 +62,19 @@ export class Walk {
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
       const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}` };
-      const body = this.constraintBlocks(units, flagRef).join("\n");
+      const checks = [...this.constraintBlocks(units, flagRef), ownChecks].filter((code) => code !== "").join("\n");
+      // Constraints compiled to nothing (allow-other values alone) leave no block to run.
+      if (checks === "") continue;
       if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
       const read = ctx.member(def, flag.jsonName);
       ctx.reader = "the document walk";
-      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${pushPath(js(flag.jsonName))}\n${body}\n${ownChecks}\nPL--; } }`);
+      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${atSegment(js(flag.jsonName), `\n${checks}\n`)} } }`);
     }
     if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
       const text = def.valueKey === null ? "x" : `x${ctx.member(def, def.valueKey)}`;
-      lines.push(`if (R.paramIds !== null) { ${def.valueKey === null ? "" : pushPath(js(def.valueKey))}R.insertions(${text}, ${this.own.insertParam}, PL);${def.valueKey === null ? "" : " PL--;"} }`);
+      // Most text holds no insertion: only text with "{{" is scanned, and only then is the path needed.
+      const scan = `R.insertions(t, ${this.own.insertParam}, PL);`;
+      lines.push(`if (R.paramIds !== null) { const t = ${text}; if (typeof t === "string" && t.indexOf("{{") >= 0) { ${def.valueKey === null ? scan : atSegment(js(def.valueKey), scan)} } }`);
     }
     if (def.kind === "assembly") {
       if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
