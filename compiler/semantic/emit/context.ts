@@ -15,6 +15,7 @@ export interface NodeRef {
   container: string; // JS expression: the JSON object/array holding the value
   key: string; // JS expression: its key in the container
   label: string; // Metapath-like name for messages
+  atomic?: boolean; // v is the node's atomic value, already checked with isAtom
 }
 
 export interface Mode {

@@ -54,9 +54,10 @@ export function emitInstanceLoop(
   return `{ const ${c} = ${parent}${ctx.member(owner, inst.jsonName)}; if (${c} !== undefined) { ${at(js(inst.jsonName), inner)} } }`;
 }
 
+/** A child node, once its loop has checked its shape (itemGuard): a field without a value key is then atomic. */
 function childRef(inst: ModelInstance, v: string, container: string, key: string): NodeRef {
   const type: NodeRef["type"] = inst.def.kind === "assembly" ? { kind: "assembly", def: inst.def } : { kind: "field", def: inst.def };
-  return { v, type, container, key, label: inst.name };
+  return { v, type, container, key, label: inst.name, atomic: inst.def.kind === "field" && inst.def.valueKey === null };
 }
 
 /** Statements running `body` once per node selected by `expr` from `ref`. */
@@ -92,7 +93,7 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
       const f = ctx.fresh("f");
       const owner = ref.type.def;
-      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}` };
+      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}`, atomic: true };
       const onFlag = filtered(next);
       return `{ const ${f} = ${ref.v}${ctx.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${mode.path ? atSegment(js(inst.jsonName), onFlag) : onFlag} } }`;
     }

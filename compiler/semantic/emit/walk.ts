@@ -61,7 +61,7 @@ export class Walk {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
-      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}` };
+      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}`, atomic: true };
       const checks = [...this.constraintBlocks(units, flagRef), ownChecks].filter((code) => code !== "").join("\n");
       // Constraints compiled to nothing (allow-other values alone) leave no block to run.
       if (checks === "") continue;
