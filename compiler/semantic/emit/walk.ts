@@ -173,19 +173,26 @@ export class Walk {
     members.forEach(({ segment }, m) => {
       for (const filter of new Set(segment.filters)) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
     });
+    const reads = sharedReads(members.map(({ segment }) => segment.filters), names.y);
     const perValue = (container: string) => {
       const tests = new Map<string, string>();
       const lines: string[] = [];
+      const locals = reads.map((read) => {
+        const local = ctx.fresh("a");
+        lines.push(`const ${local} = ${read};`);
+        return { read, local };
+      });
+      const reading = (filter: string) => locals.reduce((text, { read, local }) => text.split(read).join(local), filter);
       for (const [filter, sharing] of sharers) {
         if (sharing.length < 2) continue;
         const test = ctx.fresh("t");
         tests.set(filter, test);
-        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${filter};`);
+        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${reading(filter)};`);
       }
       members.forEach(({ segment }, m) => {
         // The loop runs only when some switch is on: a lone member's is.
         const conditions = members.length === 1 ? [] : [switches[m]!];
-        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${filter})`);
+        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${reading(filter)})`);
         const body = container === names.c ? segment.inArray : segment.single;
         lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
@@ -237,4 +244,17 @@ R.ids.add(String(f));`;
     }
     return "";
   }
+}
+
+/**
+ * The values several distinct filters read as strings (`AS(y["name"])`, as in `@name='status'`): each is read once
+ * per value, before the filters. Reading is pure, so reading it where no filter would is harmless.
+ */
+function sharedReads(filters: readonly (readonly string[])[], value: string): string[] {
+  const read = new RegExp(`AS\\(${value}\\["(?:[^"\\\\]|\\\\.)*"\\]\\)`, "g");
+  const readers = new Map<string, number>();
+  for (const filter of new Set(filters.flat())) {
+    for (const text of new Set(filter.match(read) ?? [])) readers.set(text, (readers.get(text) ?? 0) + 1);
+  }
+  return [...readers].filter(([, count]) => count > 1).map(([text]) => text);
 }
