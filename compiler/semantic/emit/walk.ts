@@ -11,6 +11,8 @@ export class Walk {
   readonly ctx: EmitContext;
   private readonly visitNames = new Map<AssemblyDef | FieldDef, string>();
   private readonly visitBodies: string[] = [];
+  /** Definitions whose visit function turned out to do nothing (their constraints compile to no code): not called. */
+  private readonly idle = new Set<AssemblyDef | FieldDef>();
   private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
   private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
   /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
@@ -83,7 +85,8 @@ export class Walk {
           const code = segment.matches.get(def)?.get(inst);
           return code === undefined ? [] : [`if (${flag}) { ${code} }`];
         });
-        const visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        let visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        if (visit !== undefined && this.idle.has(inst.def)) visit = undefined;
         if (matched.length === 0 && visit === undefined) continue;
         const place = this.readsPlace.get(inst.def) === true;
         lines.push(
@@ -93,6 +96,12 @@ export class Walk {
           }),
         );
       }
+    }
+    // Only the header was written: nothing to run, so it is neither emitted nor called (a root still is, for check()).
+    // A function on a cycle calls the next one, so none that an unfinished caller named can end up here.
+    if (lines.length === 1 && !(def.kind === "assembly" && def.rootName !== undefined)) {
+      this.idle.add(def);
+      return name;
     }
     lines.push("}");
     this.visitBodies.push(lines.join("\n"));
