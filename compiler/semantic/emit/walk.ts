@@ -2,7 +2,7 @@
 // of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
-import type { CompiledConstraint, DescendantSegment, LoopSegment } from "./constraint.js";
+import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
 import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
@@ -242,7 +242,7 @@ export class Walk {
   private ownFlagChecks(flagName: string, def: FlagDef, owner: AssemblyDef | FieldDef): string {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
-      return `if (A[${this.own.uuidUnique}] === 1) { if (R.uuids.has(f)) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document"); else R.uuids.add(f); }
+      return `if (A[${this.own.uuidUnique}] === 1) { ${addingOnce("R.uuids", "f", `R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`)} }
 R.ids.add(String(f));`;
     }
     if (flagName === "id") return "R.ids.add(String(f));";
