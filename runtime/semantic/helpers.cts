@@ -11,13 +11,18 @@ export function isObj(v: unknown): v is Record<string, unknown> {
 export function isAtom(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
+// AT and AS test the type themselves rather than call isAtom: the generated walk calls them at every value it reads,
+// in V8's interpreter and baseline code too, where a call costs more than the tests.
 /** The atomic value of a node, or undefined. */
 export function AT(v: unknown): string | number | boolean | undefined {
-  return isAtom(v) ? v : undefined;
+  const type = typeof v;
+  return type === "string" || type === "number" || type === "boolean" ? (v as string | number | boolean) : undefined;
 }
 /** The atomic value as a string, or undefined. */
 export function AS(v: unknown): string | undefined {
-  return isAtom(v) ? String(v) : undefined;
+  const type = typeof v;
+  if (type === "string") return v as string;
+  return type === "number" || type === "boolean" ? String(v) : undefined;
 }
 /** Whether a child value is present (an empty array is not). */
 export function HAS(v: unknown): boolean {
