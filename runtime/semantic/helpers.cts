@@ -66,10 +66,7 @@ export function CMPG(op: string, left: readonly Atom[], right: readonly Atom[]):
   return false;
 }
 
-/** Index keys: one string per node, or null when every key field is empty (such nodes are not indexed). */
-export function KEY1(v: string | null | undefined): string | null {
-  return v === undefined || v === null ? null : v;
-}
+/** The index key of several key fields: one string per node, or null when every key field is empty (not indexed). */
 export function KEYN(parts: readonly (string | null | undefined)[]): string | null {
   let any = false;
   for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && parts[i] !== null) any = true;

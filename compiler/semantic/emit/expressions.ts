@@ -191,7 +191,8 @@ export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
     const re = ctx.regex(kf.pattern, c.key);
     return `KEYPAT(${re}, ${str})`;
   });
-  if (parts.length === 1) return `KEY1(${parts[0]})`;
+  // A lone key field's string, or undefined or null (no key), is the key once undefined becomes null.
+  if (parts.length === 1) return `(${parts[0]} ?? null)`;
   return `KEYN([${parts.join(", ")}])`;
 }
 
@@ -206,5 +207,5 @@ export function referenceKeys(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
   if (singleValue(ctx, expr, ref) !== undefined) return { one: keyExpression(ctx, c, ref) };
   const all = values(ctx, expr, ref);
   const re = onlyField.pattern === undefined ? undefined : ctx.regex(onlyField.pattern, c.key);
-  return { many: `${all}.map((v) => KEY1(${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"}))` };
+  return { many: `${all}.map((v) => ${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"} ?? null)` };
 }
