@@ -13,6 +13,8 @@ export class Walk {
   private readonly visitBodies: string[] = [];
   /** Definitions whose visit function turned out to do nothing (their constraints compile to no code): not called. */
   private readonly idle = new Set<AssemblyDef | FieldDef>();
+  /** Markup fields whose visit function only scans for parameter insertions: visited only when a catalog checks them. */
+  private readonly insertionsOnly = new Set<AssemblyDef | FieldDef>();
   private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
   private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
   /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
@@ -72,11 +74,13 @@ export class Walk {
       ctx.reader = "the document walk";
       lines.push(`{ const f = x${read}; if (isAtom(f)) { ${atSegment(js(flag.jsonName), `\n${checks}\n`)} } }`);
     }
-    if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
+    const scansInsertions = def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own !== undefined;
+    if (scansInsertions) {
       const text = def.valueKey === null ? "x" : `x${ctx.member(def, def.valueKey)}`;
       // Most text holds no insertion: only text with "{{" is scanned, and only then is the path needed.
       const scan = `R.insertions(t, ${this.own.insertParam}, PL);`;
       lines.push(`if (R.paramIds !== null) { const t = ${text}; if (typeof t === "string" && t.indexOf("{{") >= 0) { ${def.valueKey === null ? scan : atSegment(js(def.valueKey), scan)} } }`);
+      if (lines.length === 2) this.insertionsOnly.add(def);
     }
     if (def.kind === "assembly") {
       if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
@@ -89,12 +93,12 @@ export class Walk {
         if (visit !== undefined && this.idle.has(inst.def)) visit = undefined;
         if (matched.length === 0 && visit === undefined) continue;
         const place = this.readsPlace.get(inst.def) === true;
-        lines.push(
-          emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
-            const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
-            return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
-          }),
-        );
+        const loop = emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
+          const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
+          return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
+        });
+        // Text of other models (and of catalogs not checking insertions) is not even stepped on.
+        lines.push(matched.length === 0 && this.insertionsOnly.has(inst.def) ? `if (R.paramIds !== null) ${loop}` : loop);
       }
     }
     // Only the header was written: nothing to run, so it is neither emitted nor called (a root still is, for check()).
