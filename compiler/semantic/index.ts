@@ -243,7 +243,7 @@ function check(model, doc, active, limit = Number.POSITIVE_INFINITY) {
   PL = 1;
   M[0] = new PathNode(null, model);
   MH = 0;
-  R = new SemanticRun(TABLES, INDEX_NAMES, M[0], nodeAt, model === "catalog" && A[${own.insertParam}] === 1);
+  R = new SemanticRun(TABLES, INDEX_NAMES, M[0], nodeAt, P, model === "catalog" && A[${own.insertParam}] === 1);
   ${gen.resetDescendantTargets()}
   IX = R.indexes;
   let found;
