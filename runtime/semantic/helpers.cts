@@ -11,13 +11,18 @@ export function isObj(v: unknown): v is Record<string, unknown> {
 export function isAtom(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
+// AT and AS test the type themselves rather than call isAtom: the generated walk calls them at every value it reads,
+// in V8's interpreter and baseline code too, where a call costs more than the tests.
 /** The atomic value of a node, or undefined. */
 export function AT(v: unknown): string | number | boolean | undefined {
-  return isAtom(v) ? v : undefined;
+  const type = typeof v;
+  return type === "string" || type === "number" || type === "boolean" ? (v as string | number | boolean) : undefined;
 }
 /** The atomic value as a string, or undefined. */
 export function AS(v: unknown): string | undefined {
-  return isAtom(v) ? String(v) : undefined;
+  const type = typeof v;
+  if (type === "string") return v as string;
+  return type === "number" || type === "boolean" ? String(v) : undefined;
 }
 /** Whether a child value is present (an empty array is not). */
 export function HAS(v: unknown): boolean {
@@ -61,10 +66,7 @@ export function CMPG(op: string, left: readonly Atom[], right: readonly Atom[]):
   return false;
 }
 
-/** Index keys: one string per node, or null when every key field is empty (such nodes are not indexed). */
-export function KEY1(v: string | null | undefined): string | null {
-  return v === undefined || v === null ? null : v;
-}
+/** The index key of several key fields: one string per node, or null when every key field is empty (not indexed). */
 export function KEYN(parts: readonly (string | null | undefined)[]): string | null {
   let any = false;
   for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && parts[i] !== null) any = true;
@@ -143,6 +145,11 @@ function escapeSegment(segment: Segment): string {
   return segment.indexOf("~") < 0 && segment.indexOf("/") < 0 ? segment : segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** A path as the segments below the root, or as its node. */
+type Place = Segment[] | PathNode;
+/** Paths up to this deep are copied for what waits for the end of the walk; deeper ones are interned at once. */
+const COPIED_DEPTH = 32;
+
 export interface Finding {
   rule: number;
   at: PathNode;
@@ -160,7 +167,8 @@ export interface RuleTables {
 /**
  * One check of one document. The generated walk keeps the path as a stack of segments and passes its depth to each
  * call; `nodeAt` names the node of a depth from the walk's cache of path nodes (O(1) amortised, see the generated
- * module), so no call copies the stack.
+ * module). What waits for the end of the walk (references, links, strict allowed-values misses), and nearly always
+ * resolves then, keeps a copy of a shallow path instead: its nodes are made only for a finding.
  */
 export class SemanticRun {
   readonly findings: Finding[] = [];
@@ -171,14 +179,14 @@ export class SemanticRun {
   readonly paramIds: Set<string> | null;
   // allowed-values that share a target node: a value passes when any applicable constraint enumerates it, or when
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
-  // key); matches are remembered per key, misses kept for the final verdict (with their node only when the
+  // key); matches are remembered per key, misses kept for the final verdict (with their place only when the
   // constraint is strict: only strict misses are ever reported).
   private readonly allowedMatches = new Map<unknown, Set<unknown>>();
-  private readonly allowedMisses: unknown[] = []; // rule, container, key, value, node (null when allow-other)
+  private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other)
   private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
   private lastMatchedKey: unknown = null;
-  private readonly references: unknown[] = []; // rule, index, key, node, label
-  private readonly links: unknown[] = []; // fragment, node
+  private readonly references: unknown[] = []; // rule, index, key, place, label
+  private readonly links: unknown[] = []; // fragment, place
 
   constructor(
     private readonly tables: RuleTables,
@@ -187,6 +195,8 @@ export class SemanticRun {
     private readonly root: PathNode,
     /** The node the first `depth` segments of the walk's current path name. */
     private readonly nodeAt: (depth: number) => PathNode,
+    /** The walk's path stack: the current path's segments, the root's first. */
+    private readonly path: readonly Segment[],
     checkParameters: boolean,
   ) {
     for (const name of indexNames) this.indexes[name] = new Set();
@@ -212,21 +222,41 @@ export class SemanticRun {
       matched.add(container);
       return;
     }
-    const matched = this.allowedMatches.get(key);
-    if (matched === undefined || !matched.has(container)) {
-      this.allowedMisses.push(rule, container, key, value, this.tables.allowOther[rule] ? null : this.nodeAt(depth));
+    // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
+    // finish looks up among unmatched nodes anyway: it is kept without asking whether the node has matched.
+    if (this.tables.allowOther[rule]) {
+      this.allowedMisses.push(rule, container, key, value, null);
+      return;
     }
+    const matched = this.allowedMatches.get(key);
+    if (matched === undefined || !matched.has(container)) this.allowedMisses.push(rule, container, key, value, this.placeAt(depth));
   }
 
   /** An index-has-key reference, resolved in `finish` when every index is complete. */
   reference(rule: number, index: Set<string>, key: string | null, depth: number, label: string): void {
     if (key !== null && index.has(key)) return;
-    this.references.push(rule, index, key, this.nodeAt(depth), label);
+    this.references.push(rule, index, key, this.placeAt(depth), label);
   }
 
   /** A fragment link (#id) whose target is not declared yet; it must name an id or uuid declared in the document. */
   link(fragment: string, depth: number): void {
-    this.links.push(fragment, this.nodeAt(depth));
+    this.links.push(fragment, this.placeAt(depth));
+  }
+
+  /**
+   * Where something decided after the walk is: the segments below the root of a path at most COPIED_DEPTH deep, else
+   * (a copy would cost the depth at every level of a deep document) its node.
+   */
+  private placeAt(depth: number): Place {
+    return depth <= COPIED_DEPTH ? this.path.slice(1, depth) : this.nodeAt(depth);
+  }
+
+  /** The node of a place: the same node the walk would have named, since a path's node is made once. */
+  private nodeOf(place: Place): PathNode {
+    if (place instanceof PathNode) return place;
+    let node = this.root;
+    for (let i = 0; i < place.length; i++) node = node.child(place[i]!);
+    return node;
   }
 
   /** Prose parameter insertions ({{ insert: param, some-id }}) must name a parameter of the catalog. */
@@ -272,7 +302,7 @@ export class SemanticRun {
       if (unmatched === null) unmatched = new Map();
       let byKey = unmatched.get(container);
       if (byKey === undefined) unmatched.set(container, (byKey = new Map()));
-      if (!byKey.has(key)) byKey.set(key, { rules: [], value: misses[i + 3], at: misses[i + 4] as PathNode });
+      if (!byKey.has(key)) byKey.set(key, { rules: [], value: misses[i + 3], at: this.nodeOf(misses[i + 4] as Place) });
     }
     if (unmatched === null) return;
     for (let i = 0; i < misses.length; i += 5) {
@@ -312,7 +342,7 @@ export class SemanticRun {
       const key = refs[i + 2] as string | null;
       if (key !== null && index.has(key)) continue;
       const rule = refs[i] as number;
-      this.reportAt(rule, refs[i + 3] as PathNode, `${refs[i + 4]}${key === null ? " (empty key)" : ` ${EX(key)}`} [${this.tables.source[rule]}]`);
+      this.reportAt(rule, this.nodeOf(refs[i + 3] as Place), `${refs[i + 4]}${key === null ? " (empty key)" : ` ${EX(key)}`} [${this.tables.source[rule]}]`);
     }
   }
 
@@ -331,7 +361,7 @@ export class SemanticRun {
       }
       if (this.ids.has(fragment)) continue;
       if (reported === null) reported = new Set(this.findings.map((f) => f.at));
-      const at = links[i + 1] as PathNode;
+      const at = this.nodeOf(links[i + 1] as Place);
       if (!reported.has(at.up!)) this.reportAt(rule, at, `Link target ${EX(`#${raw}`)} does not match any id or uuid in this document`);
     }
   }

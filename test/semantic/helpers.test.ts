@@ -20,7 +20,7 @@ function runOver(model: string) {
     for (let d = 1; d < depth; d++) node = node.child(path[d]!);
     return node;
   };
-  const run = new SemanticRun(tables, ["ix"], root, nodeAt, false);
+  const run = new SemanticRun(tables, ["ix"], root, nodeAt, path, false);
   const at = (...segments: Segment[]) => {
     segments.forEach((segment, i) => {
       path[i + 1] = segment;

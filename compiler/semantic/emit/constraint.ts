@@ -59,5 +59,10 @@ export function sourceId(unit: CompileUnit): string {
  * there; `create` runs first when the set is made lazily. Shared by index and is-unique.
  */
 export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string, create = ""): string {
-  return `{ const k = ${key}; if (k !== null) { ${create}if (${set}.has(k)) R.report(${rule}, PL, ${describe("EX(k)")}); else ${set}.add(k); } }`;
+  return `{ const k = ${key}; if (k !== null) { ${create}${addingOnce(set, "k", `R.report(${rule}, PL, ${describe("EX(k)")});`)} } }`;
+}
+
+/** Code adding `value` to `set` and running `duplicate` when it was there already: one lookup, not has() then add(). */
+export function addingOnce(set: string, value: string, duplicate: string): string {
+  return `const s = ${set}, n = s.size; if (s.add(${value}).size === n) ${duplicate}`;
 }

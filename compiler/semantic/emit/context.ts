@@ -15,6 +15,7 @@ export interface NodeRef {
   container: string; // JS expression: the JSON object/array holding the value
   key: string; // JS expression: its key in the container
   label: string; // Metapath-like name for messages
+  atomic?: boolean; // v is the node's atomic value, already checked with isAtom
 }
 
 export interface Mode {
@@ -51,8 +52,21 @@ export function js(value: unknown): string {
 }
 
 /** Pushes a segment on the generated walk's path stack; the cached path nodes from that depth on are no longer current. */
-export function pushPath(segment: string): string {
+function pushPath(segment: string): string {
   return `P[PL] = ${segment}; if (PL <= MH) MH = PL - 1; PL++; `;
+}
+
+/**
+ * Whether generated code reads the walk's path: it passes the depth PL to the run (to report, or to record a node for
+ * later), or calls a visit or descendant function, which do. Path and value functions (Q, V_) never read it.
+ */
+function readsPath(code: string): boolean {
+  return /\bPL\b|\b(?:W\d+|D\d+_\d+)\(/.test(code);
+}
+
+/** `code` run one segment deeper on the path: the segment is pushed only when the code reads the path. */
+export function atSegment(segment: string, code: string): string {
+  return readsPath(code) ? `${pushPath(segment)}${code} PL--;` : code;
 }
 
 export function nodeName(type: NodeType): string {

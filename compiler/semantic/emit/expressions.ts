@@ -44,6 +44,12 @@ export function atomOf(ctx: EmitContext, ref: NodeRef): string {
   return `AT(${nodeValue(ctx, ref)})`;
 }
 
+/** Statements running `code` with the node's atomic value in `name`, when it has one (known, when already checked). */
+export function withAtom(ctx: EmitContext, ref: NodeRef, name: string, code: string): string {
+  if (ref.atomic === true) return `{ const ${name} = ${ref.v}; ${code} }`;
+  return `{ const ${name} = ${atomOf(ctx, ref)}; if (${name} !== undefined) { ${code} } }`;
+}
+
 /** JS expression: the raw JSON value holding the node's atomic value. */
 function nodeValue(ctx: EmitContext, ref: NodeRef): string {
   if (ref.type.kind === "flag") return ref.v;
@@ -74,7 +80,7 @@ function pathFunction(ctx: EmitContext, expr: Expr, ref: NodeRef, kind: "exists"
   const known = ctx.pathFunctions.get(key);
   if (known !== undefined) return known;
   const name = ctx.fresh(kind === "values" ? "V_" : "Q");
-  const arg: NodeRef = { ...ref, v: "n" };
+  const arg: NodeRef = { ...ref, v: "n", atomic: false };
   const containsDescendant = JSON.stringify(expr).includes('"descendant"');
   if (containsDescendant) throw new Error(`a // step inside a predicate or test is not supported: ${JSON.stringify(expr)}`);
   let body: string;
@@ -185,7 +191,8 @@ export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
     const re = ctx.regex(kf.pattern, c.key);
     return `KEYPAT(${re}, ${str})`;
   });
-  if (parts.length === 1) return `KEY1(${parts[0]})`;
+  // A lone key field's string, or undefined or null (no key), is the key once undefined becomes null.
+  if (parts.length === 1) return `(${parts[0]} ?? null)`;
   return `KEYN([${parts.join(", ")}])`;
 }
 
@@ -200,5 +207,5 @@ export function referenceKeys(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
   if (singleValue(ctx, expr, ref) !== undefined) return { one: keyExpression(ctx, c, ref) };
   const all = values(ctx, expr, ref);
   const re = onlyField.pattern === undefined ? undefined : ctx.regex(onlyField.pattern, c.key);
-  return { many: `${all}.map((v) => KEY1(${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"}))` };
+  return { many: `${all}.map((v) => ${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"} ?? null)` };
 }

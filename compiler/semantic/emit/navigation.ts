@@ -3,7 +3,7 @@
 import type { AssemblyDef, FieldDef, ModelInstance } from "../metaschema.js";
 import type { Expr, Step } from "../metapath.js";
 import type { DescendantSegment, LoopSegment, Segment } from "./constraint.js";
-import { js, nodeName, NotApplicable, pushPath, type EmitContext, type LoopNames, type Mode, type NodeRef } from "./context.js";
+import { atSegment, js, nodeName, NotApplicable, type EmitContext, type LoopNames, type Mode, type NodeRef } from "./context.js";
 import { compileBoolean } from "./expressions.js";
 
 const reachMemos = new WeakMap<EmitContext, Map<string, boolean>>();
@@ -44,20 +44,20 @@ export function emitInstanceLoop(
   { c, i, y }: LoopNames = { c: ctx.fresh("c"), i: ctx.fresh("i"), y: ctx.fresh("y") },
 ): string {
   const guard = itemGuard(inst.def, y);
-  const push = (seg: string) => (mode.path ? pushPath(seg) : "");
-  const pop = mode.path ? " PL--;" : "";
-  const arrayLoop = `for (let ${i} = 0; ${i} < ${c}.length; ${i}++) { const ${y} = ${c}[${i}]; ${push(i)}if (${guard}) { ${body(y, c, i)} }${pop} }`;
+  const at = (segment: string, code: string) => (mode.path ? atSegment(segment, code) : code);
+  const arrayLoop = `for (let ${i} = 0; ${i} < ${c}.length; ${i}++) { const ${y} = ${c}[${i}]; ${at(i, `if (${guard}) { ${body(y, c, i)} }`)} }`;
   const single = `{ const ${y} = ${c}; if (${guard}) { ${body(y, parent, js(inst.jsonName))} } }`;
   let inner: string;
   if (inst.multiplicity === "array") inner = `if (Array.isArray(${c})) { ${arrayLoop} }`;
   else if (inst.multiplicity === "single") inner = `if (!Array.isArray(${c})) ${single}`;
   else inner = `if (Array.isArray(${c})) { ${arrayLoop} } else ${single}`;
-  return `{ const ${c} = ${parent}${ctx.member(owner, inst.jsonName)}; if (${c} !== undefined) { ${push(js(inst.jsonName))}${inner}${pop} } }`;
+  return `{ const ${c} = ${parent}${ctx.member(owner, inst.jsonName)}; if (${c} !== undefined) { ${at(js(inst.jsonName), inner)} } }`;
 }
 
+/** A child node, once its loop has checked its shape (itemGuard): a field without a value key is then atomic. */
 function childRef(inst: ModelInstance, v: string, container: string, key: string): NodeRef {
   const type: NodeRef["type"] = inst.def.kind === "assembly" ? { kind: "assembly", def: inst.def } : { kind: "field", def: inst.def };
-  return { v, type, container, key, label: inst.name };
+  return { v, type, container, key, label: inst.name, atomic: inst.def.kind === "field" && inst.def.valueKey === null };
 }
 
 /** Statements running `body` once per node selected by `expr` from `ref`. */
@@ -93,10 +93,9 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
       const f = ctx.fresh("f");
       const owner = ref.type.def;
-      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}` };
-      const push = mode.path ? pushPath(js(inst.jsonName)) : "";
-      const pop = mode.path ? " PL--;" : "";
-      return `{ const ${f} = ${ref.v}${ctx.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${push}${filtered(next)}${pop} } }`;
+      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}`, atomic: true };
+      const onFlag = filtered(next);
+      return `{ const ${f} = ${ref.v}${ctx.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${mode.path ? atSegment(js(inst.jsonName), onFlag) : onFlag} } }`;
     }
     case "child": {
       const owner = childOwner(ref, step);

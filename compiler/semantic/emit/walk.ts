@@ -2,8 +2,8 @@
 // of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
-import type { CompiledConstraint, DescendantSegment, LoopSegment } from "./constraint.js";
-import { EmitContext, js, NotApplicable, pushPath, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
+import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 
@@ -11,6 +11,10 @@ export class Walk {
   readonly ctx: EmitContext;
   private readonly visitNames = new Map<AssemblyDef | FieldDef, string>();
   private readonly visitBodies: string[] = [];
+  /** Definitions whose visit function turned out to do nothing (their constraints compile to no code): not called. */
+  private readonly idle = new Set<AssemblyDef | FieldDef>();
+  /** Markup fields whose visit function only scans for parameter insertions: visited only when a catalog checks them. */
+  private readonly insertionsOnly = new Set<AssemblyDef | FieldDef>();
   private readonly workMemo = new Map<AssemblyDef | FieldDef, boolean>();
   private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
   /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
@@ -61,16 +65,22 @@ export class Walk {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
-      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}` };
-      const body = this.constraintBlocks(units, flagRef).join("\n");
+      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}`, atomic: true };
+      const checks = [...this.constraintBlocks(units, flagRef), ownChecks].filter((code) => code !== "").join("\n");
+      // Constraints compiled to nothing (allow-other values alone) leave no block to run.
+      if (checks === "") continue;
       if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
       const read = ctx.member(def, flag.jsonName);
       ctx.reader = "the document walk";
-      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${pushPath(js(flag.jsonName))}\n${body}\n${ownChecks}\nPL--; } }`);
+      lines.push(`{ const f = x${read}; if (isAtom(f)) { ${atSegment(js(flag.jsonName), `\n${checks}\n`)} } }`);
     }
-    if (def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own) {
+    const scansInsertions = def.kind === "field" && (def.asType === "markup-line" || def.asType === "markup-multiline") && this.own !== undefined;
+    if (scansInsertions) {
       const text = def.valueKey === null ? "x" : `x${ctx.member(def, def.valueKey)}`;
-      lines.push(`if (R.paramIds !== null) { ${def.valueKey === null ? "" : pushPath(js(def.valueKey))}R.insertions(${text}, ${this.own.insertParam}, PL);${def.valueKey === null ? "" : " PL--;"} }`);
+      // Most text holds no insertion: only text with "{{" is scanned, and only then is the path needed.
+      const scan = `R.insertions(t, ${this.own.insertParam}, PL);`;
+      lines.push(`if (R.paramIds !== null) { const t = ${text}; if (typeof t === "string" && t.indexOf("{{") >= 0) { ${def.valueKey === null ? scan : atSegment(js(def.valueKey), scan)} } }`);
+      if (lines.length === 2) this.insertionsOnly.add(def);
     }
     if (def.kind === "assembly") {
       if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
@@ -79,16 +89,23 @@ export class Walk {
           const code = segment.matches.get(def)?.get(inst);
           return code === undefined ? [] : [`if (${flag}) { ${code} }`];
         });
-        const visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        let visit = this.subtreeHasWork(inst.def) ? this.visitFunction(inst.def) : undefined;
+        if (visit !== undefined && this.idle.has(inst.def)) visit = undefined;
         if (matched.length === 0 && visit === undefined) continue;
         const place = this.readsPlace.get(inst.def) === true;
-        lines.push(
-          emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
-            const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
-            return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
-          }),
-        );
+        const loop = emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
+          const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
+          return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
+        });
+        // Text of other models (and of catalogs not checking insertions) is not even stepped on.
+        lines.push(matched.length === 0 && this.insertionsOnly.has(inst.def) ? `if (R.paramIds !== null) ${loop}` : loop);
       }
+    }
+    // Only the header was written: nothing to run, so it is neither emitted nor called (a root still is, for check()).
+    // A function on a cycle calls the next one, so none that an unfinished caller named can end up here.
+    if (lines.length === 1 && !(def.kind === "assembly" && def.rootName !== undefined)) {
+      this.idle.add(def);
+      return name;
     }
     lines.push("}");
     this.visitBodies.push(lines.join("\n"));
@@ -169,19 +186,26 @@ export class Walk {
     members.forEach(({ segment }, m) => {
       for (const filter of new Set(segment.filters)) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
     });
+    const reads = sharedReads(members.map(({ segment }) => segment.filters), names.y);
     const perValue = (container: string) => {
       const tests = new Map<string, string>();
       const lines: string[] = [];
+      const locals = reads.map((read) => {
+        const local = ctx.fresh("a");
+        lines.push(`const ${local} = ${read};`);
+        return { read, local };
+      });
+      const reading = (filter: string) => locals.reduce((text, { read, local }) => text.split(read).join(local), filter);
       for (const [filter, sharing] of sharers) {
         if (sharing.length < 2) continue;
         const test = ctx.fresh("t");
         tests.set(filter, test);
-        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${filter};`);
+        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${reading(filter)};`);
       }
       members.forEach(({ segment }, m) => {
         // The loop runs only when some switch is on: a lone member's is.
         const conditions = members.length === 1 ? [] : [switches[m]!];
-        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${filter})`);
+        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${reading(filter)})`);
         const body = container === names.c ? segment.inArray : segment.single;
         lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
@@ -222,7 +246,7 @@ export class Walk {
   private ownFlagChecks(flagName: string, def: FlagDef, owner: AssemblyDef | FieldDef): string {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
-      return `if (A[${this.own.uuidUnique}] === 1) { if (R.uuids.has(f)) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document"); else R.uuids.add(f); }
+      return `if (A[${this.own.uuidUnique}] === 1) { ${addingOnce("R.uuids", "f", `R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`)} }
 R.ids.add(String(f));`;
     }
     if (flagName === "id") return "R.ids.add(String(f));";
@@ -233,4 +257,17 @@ R.ids.add(String(f));`;
     }
     return "";
   }
+}
+
+/**
+ * The values several distinct filters read as strings (`AS(y["name"])`, as in `@name='status'`): each is read once
+ * per value, before the filters. Reading is pure, so reading it where no filter would is harmless.
+ */
+function sharedReads(filters: readonly (readonly string[])[], value: string): string[] {
+  const read = new RegExp(`AS\\(${value}\\["(?:[^"\\\\]|\\\\.)*"\\]\\)`, "g");
+  const readers = new Map<string, number>();
+  for (const filter of new Set(filters.flat())) {
+    for (const text of new Set(filter.match(read) ?? [])) readers.set(text, (readers.get(text) ?? 0) + 1);
+  }
+  return [...readers].filter(([, count]) => count > 1).map(([text]) => text);
 }

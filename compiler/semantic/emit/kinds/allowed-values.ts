@@ -2,7 +2,7 @@
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
 import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { js, type NodeRef } from "../context.js";
-import { atomOf } from "../expressions.js";
+import { withAtom } from "../expressions.js";
 
 /** Where an allowed-values constraint applies: the owner definition and flag, or the field definition. */
 function siteOf(node: NodeRef): string {
@@ -23,9 +23,9 @@ export const allowedValues: ConstraintEmitter = {
       sites.add(c);
       const v = ctx.fresh("v");
       fires = fires || ctx.multiSites.has(site) || !c.allowOther;
-      if (ctx.multiSites.has(site)) return `{ const ${v} = ${atomOf(ctx, node)}; if (${v} !== undefined) R.allowed(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}, PL); }`;
+      if (ctx.multiSites.has(site)) return withAtom(ctx, node, v, `R.allowed(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}, PL);`);
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
-      return `{ const ${v} = ${atomOf(ctx, node)}; if (${v} !== undefined && !${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]"); }`;
+      return withAtom(ctx, node, v, `if (!${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]");`);
     });
     if (fires) return compiled;
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.

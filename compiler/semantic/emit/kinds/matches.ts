@@ -1,7 +1,7 @@
 // matches: the target's value matches a regular expression and/or the lexical pattern of a datatype.
 import { datatypePattern } from "../../datatypes.js";
 import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
-import { atomOf } from "../expressions.js";
+import { withAtom } from "../expressions.js";
 
 export const matches: ConstraintEmitter = {
   kind: "matches",
@@ -12,7 +12,7 @@ export const matches: ConstraintEmitter = {
     if (c.datatype !== undefined) checks.push(`!${ctx.regex(datatypePattern(c.datatype), c.key)}.test(s)`);
     const expected = [c.regex ? `the pattern ${c.regex}` : "", c.datatype ? `the ${c.datatype} datatype` : ""].filter(Boolean).join(" and ");
     return perTargetNode(ctx, unit, ref, (node) =>
-      `{ const v = ${atomOf(ctx, node)}; if (v !== undefined) { const s = String(v); if (${checks.join(" || ")}) R.report(${rule}, PL, "Value " + EX(s) + " of ${node.label} does not match ${expected.replace(/"/g, '\\"')} [${sourceId(unit)}]"); } }`,
+      withAtom(ctx, node, "v", `const s = String(v); if (${checks.join(" || ")}) R.report(${rule}, PL, "Value " + EX(s) + " of ${node.label} does not match ${expected.replace(/"/g, '\\"')} [${sourceId(unit)}]");`),
     );
   },
 };
