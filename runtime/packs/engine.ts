@@ -303,6 +303,9 @@ function fullMatch(pattern: string): RegExp {
   return re;
 }
 
+/** An array of objects' kind, copied empty by `slice`, which keeps the kind. */
+const NODE_ARRAY: XNode[] = [null as unknown as XNode];
+
 export function runPack(program: PackProgram, document: unknown, options: PackRunOptions): { findings: PackFinding[]; results: RuleResults[] } {
   const results: RuleResults[] = program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
   const findings: PackFinding[] = [];
@@ -333,7 +336,9 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
   const wanted = program.contexts.map((context) => context.constraints.some(runs));
   const searched = new Set(program.contexts.flatMap((context) => context.constraints.filter(runs).flatMap((c) => c.searches ?? [])));
   for (let j = 0; j < program.searches.length; j++) wanted.push(searched.has(j));
-  const walked: XNode[][] = wanted.map(() => []);
+  // Arrays made to hold objects from the start: empty `[]` literals hold small integers until the first push, and the
+  // walk's optimised code, having seen arrays of nodes, would be thrown away on every run's fresh ones.
+  const walked: XNode[][] = wanted.map(() => NODE_ARRAY.slice(0, 0));
   program.walk(view.root, walked, wanted);
   // A search's nodes are what `//names` from the document node returns: kept there as that step's result.
   const contexts = program.contexts.length;

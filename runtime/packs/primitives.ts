@@ -459,3 +459,34 @@ export function literalValue(value: string | number): Evaluator {
   const sequence: Item[] = [value];
   return () => sequence;
 }
+
+/** A step of a path: its function, whether its items come out in document order, and the predicates applied after it. */
+export interface PathStep {
+  step: Evaluator;
+  ordered: boolean;
+  /** Predicates that read a variable, applied on every evaluation (through their join when it pays). */
+  predicates: readonly { evaluate: Evaluator; join: FlagJoin | null }[];
+}
+
+/**
+ * A path: from the focus, or from the document node for `//`; `.` (`focus`: the commonest target) gives the focus
+ * itself. The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
+ */
+export function path(focus: boolean, fromRoot: boolean, steps: readonly PathStep[]): Evaluator {
+  return (f, s) => {
+    if (focus && f instanceof XNode) return f.alone();
+    let start = f;
+    if (fromRoot) {
+      if (!(f instanceof XNode)) throw new Error("// needs a node as context");
+      start = f.view.root;
+    }
+    if (start === undefined) return EMPTY;
+    let items: Item[] = EMPTY;
+    for (let i = 0; i < steps.length; i++) {
+      const { step, ordered, predicates } = steps[i]!;
+      items = i === 0 ? step(start, s) : items.length === 1 ? step(items[0], s) : stepEach(items, step, s, ordered);
+      for (let p = 0; p < predicates.length; p++) items = filterOrJoin(items, predicates[p]!.evaluate, predicates[p]!.join, s);
+    }
+    return items;
+  };
+}

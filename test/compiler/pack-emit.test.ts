@@ -63,7 +63,8 @@ describe("generated rule-pack code", () => {
 
   it("finds each context's nodes in one walk, in document order, each once", () => {
     const { text, findings, results } = run(walked);
-    expect(text).not.toMatch(/targets:/);
+    // Every context's targets are left to the walk (the constraints here target their context node).
+    expect(text).not.toMatch(/targets: (?!undefined)/);
     expect(results).toEqual([
       { pass: 2, fail: 1, notEvaluated: 0 },
       { pass: 2, fail: 1, notEvaluated: 0 },
@@ -81,7 +82,7 @@ describe("generated rule-pack code", () => {
   it("evaluates targets the walk cannot match, with the same outcome", () => {
     const walkedRun = run(walked);
     const evaluatedRun = run(evaluated);
-    expect(evaluatedRun.text).toMatch(/targets:/);
+    expect(evaluatedRun.text).toMatch(/targets: (?!undefined)/);
     expect(evaluatedRun.results).toEqual(walkedRun.results);
     expect(evaluatedRun.findings).toEqual(walkedRun.findings);
   });

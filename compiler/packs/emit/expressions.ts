@@ -65,6 +65,7 @@ export class ExpressionEmitter {
 
   /** A literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
   private leaf(expr: Expr): string | undefined {
+    if (expr.type === "path") return this.path(expr);
     if (expr.type === "literal") return `literalValue(${literal(expr.value)})`;
     if (expr.type === "var") return `variable(${literal(expr.name)})`;
     const comparison = expr.type === "cmp" || expr.type === "vcmp" ? flagComparisonOf(expr) : undefined;
@@ -109,11 +110,10 @@ export class ExpressionEmitter {
     switch (expr.type) {
       case "literal":
       case "var":
+      case "path":
         throw new Error(`a ${expr.type} is a leaf`);
       case "sequence":
         return `return concat(${expr.items.map((item) => this.value(item)).join(", ")});`;
-      case "path":
-        return this.pathBody(expr);
       case "union":
         return `return normalize(concat(${expr.items.map((item) => this.value(item)).join(", ")}));`;
       case "and":
@@ -194,30 +194,22 @@ export class ExpressionEmitter {
     return this.declarations.constant(`new ChildNames(${literal(names)})`);
   }
 
-  private pathBody(expr: PathExpr): string {
-    const lines: string[] = [];
-    // "." (the commonest target): the focus itself.
-    if (isFocus(expr)) lines.push("if (f instanceof XNode) return f.alone();");
-    if (expr.rootDescendant) lines.push('if (!(f instanceof XNode)) throw new Error("// needs a node as context");', "const start = f.view.root;");
-    else lines.push("const start = f;", "if (start === undefined) return EMPTY;");
+  /** A path: its steps, each with its predicates that read variables (the others are memoised with the step). */
+  private path(expr: PathExpr): string {
     // Whether the items so far are "flat": none is an ancestor of another. Children of flat nodes in document order
     // come out in document order; children of nested ones (`//group/control`) must be put in order.
     let flat = true;
-    expr.steps.forEach((step, i) => {
-      const fn = this.step(step);
+    const steps = expr.steps.map((step) => {
       const ordered = step.axis === "flag" || (step.axis === "child" && flat);
-      // The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
-      if (i === 0) lines.push(`let items = ${fn}(start, s);`);
-      else lines.push(`items = items.length === 1 ? ${fn}(items[0], s) : stepEach(items, ${fn}, s, ${ordered});`);
       flat = this.flatAfter(step, flat);
-      for (const predicate of planOf(step).impure) {
+      const predicates = planOf(step).impure.map((predicate) => {
         const join = flagJoinOf(predicate);
         const joinConstant = join === undefined ? "null" : this.declarations.constant(`{ flag: ${literal(join.flag)}, values: ${this.expr(join.values)} }`);
-        lines.push(`items = filterOrJoin(items, ${this.memoised(predicate)}, ${joinConstant}, s);`);
-      }
+        return `{ evaluate: ${this.memoised(predicate)}, join: ${joinConstant} }`;
+      });
+      return `{ step: ${this.step(step)}, ordered: ${ordered}, predicates: [${predicates.join(", ")}] }`;
     });
-    lines.push("return items;");
-    return lines.join("\n");
+    return `path(${isFocus(expr)}, ${expr.rootDescendant}, [${steps.join(", ")}])`;
   }
 
   /** Whether a step's items are flat, given whether its input was (flags, the root: always; a variable: never known). */

@@ -44,12 +44,11 @@ const PRIMITIVES = Object.keys(primitives).sort();
 
 const literal = (value: unknown) => JSON.stringify(value);
 
-/** An object literal of the entries whose value is defined. */
-const object = (entries: [string, string | undefined][]) =>
-  `{ ${entries
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => `${key}: ${value}`)
-    .join(", ")} }`;
+/**
+ * An object literal of every entry, `undefined` where a value is absent: the objects of a kind share one shape, so the
+ * engine's loops over them see one hidden class.
+ */
+const object = (entries: [string, string | undefined][]) => `{ ${entries.map(([key, value]) => `${key}: ${value ?? "undefined"}`).join(", ")} }`;
 
 /**
  * A let selecting flags (`by-component/@component-uuid`) that is only ever compared (`@uuid = $component-uuid`) is
