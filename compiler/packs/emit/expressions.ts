@@ -1,8 +1,10 @@
 // Metapath syntax trees → JavaScript functions `(focus, scope) => items` over the pack primitives
-// (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate becomes one function, declared
-// once for all written alike: a memoised function is also the key of its values on a node, so constraints repeating a
-// predicate evaluate it once per node. A `//x` search is kept on its node under its names' constant, also one for all
-// written alike (the walk stores the document node's searches under the same constants).
+// (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate is declared once for all written
+// alike: a generated function, or for the commonest leaves (paths, steps, memoised predicates, variables, literals, flag
+// comparisons) a closure of a primitive, whose optimised code all closures of that primitive share. A memoised closure
+// is also the key of its values on a node, so constraints repeating a predicate evaluate it once per node. A `//x`
+// search is kept on its node under its names' constant, also one for all written alike (the walk stores the document
+// node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
 import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, type FlagComparison } from "./shapes.js";
