@@ -63,9 +63,12 @@ export interface PackProgram extends ViewDefinitions {
   searches: readonly (readonly string[])[];
   /**
    * From the document node, in document order, into `sites[slot]` when `wanted[slot]`: the nodes of each walked
-   * context (slot: its index), then those of each search (slot: the number of contexts plus its index).
+   * context (slot: its index), then those of each search (slot: the number of contexts plus its index). Only the walk
+   * functions that are `live` are entered.
    */
-  walk(document: XNode, sites: XNode[][], wanted: readonly boolean[]): void;
+  walk(document: XNode, sites: XNode[][], wanted: readonly boolean[], live: readonly boolean[]): void;
+  /** Per walk function, the slots it can reach: it is live when one of them is wanted. */
+  walkSlots: readonly (readonly number[])[];
 }
 
 /** A pack's generated module (generated/packs/<name>.cjs): its program, given the primitives it calls. */
@@ -339,7 +342,9 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
   // Arrays made to hold objects from the start: empty `[]` literals hold small integers until the first push, and the
   // walk's optimised code, having seen arrays of nodes, would be thrown away on every run's fresh ones.
   const walked: XNode[][] = wanted.map(() => NODE_ARRAY.slice(0, 0));
-  program.walk(view.root, walked, wanted);
+  // Subtrees that hold no wanted slot are not walked (a run of one rule walks only towards its contexts).
+  const live = program.walkSlots.map((slots) => slots.some((slot) => wanted[slot]));
+  program.walk(view.root, walked, wanted, live);
   // A search's nodes are what `//names` from the document node returns: kept there as that step's result.
   const contexts = program.contexts.length;
   program.searches.forEach((names, j) => {

@@ -43,13 +43,13 @@ function pack(targets: string[][]): SourcePack {
   return { name: "test", definitions: DEFINITIONS, roots: { "system-security-plan": 0 }, rules: targets.map((_, i) => rule(i, "expect")), contexts };
 }
 
-function run(source: SourcePack, document: unknown = DOCUMENT) {
+function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: number) => boolean = () => true) {
   const dir = mkdtempSync(path.join(tmpdir(), "oscal-pack-emit-"));
   try {
     const file = path.join(dir, "test.cjs");
     writeFileSync(file, emitPackModule(source, "// test pack"));
     const program = packProgram(createRequire(file)(file) as PackModule);
-    const { findings, results } = runPack(program, document, { active: () => true, now: new Date(0) });
+    const { findings, results } = runPack(program, document, { active, now: new Date(0) });
     return { text: emitPackModule(source, "// test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -77,6 +77,15 @@ describe("generated rule-pack code", () => {
       { rule: 2, path: "/system-security-plan/metadata/parties/0" },
       { rule: 2, path: "/system-security-plan/components/2" },
     ]);
+  });
+
+  it("walks only towards the contexts of the active rules, with the same outcome for each", () => {
+    const all = run(walked);
+    for (const rule of [0, 1, 2]) {
+      const alone = run(walked, DOCUMENT, (r) => r === rule);
+      expect(alone.results[rule]).toEqual(all.results[rule]);
+      expect(alone.findings).toEqual(all.findings.filter((finding) => finding.rule === rule));
+    }
   });
 
   it("evaluates targets the walk cannot match, with the same outcome", () => {

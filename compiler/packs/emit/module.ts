@@ -116,7 +116,7 @@ export function emitPackModule(pack: SourcePack, header: string): string {
     ]);
   });
   const searchPatterns: Pattern[] = searches.names.map((names, j) => ({ slot: pack.contexts.length + j, steps: [{ descendant: true, names }] }));
-  const walk = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots);
+  const { walk, walkSlots } = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots);
   // The same constants as the searches' steps use: the walk's results are kept on the document node under them.
   const searchKeys = searches.names.map((names) => declarations.constant(literal(names)));
   return `${header}
@@ -132,6 +132,7 @@ rules: ${literal(pack.rules)},
 contexts: [\n${contexts.join(",\n")}\n],
 searches: [${searchKeys.join(", ")}],
 walk: ${walk},
+walkSlots: ${literal(walkSlots)},
 };
 };
 `;

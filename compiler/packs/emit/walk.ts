@@ -43,19 +43,21 @@ export function walkablePatterns(contexts: readonly { targets: Expr[] }[]): Map<
 }
 
 /**
- * The walk function applied to each node of a child instance (into `nodes`). Indexed: the walk runs unoptimised at
- * first, where for-of allocates an iterator result per item.
+ * The walk function applied to each node of a child instance (into `nodes`), when a slot it can reach is wanted this run
+ * (`live`). Indexed: the walk runs unoptimised at first, where for-of allocates an iterator result per item.
  */
-const eachChild = (instance: string, walk: string) => `nodes = ${instance};\nfor (let j = 0; j < nodes.length; j++) ${walk}(nodes[j], sites, wanted);`;
+const eachChild = (instance: string, walk: { name: string; index: number }) =>
+  `if (live[${walk.index}]) {\nnodes = ${instance};\nfor (let j = 0; j < nodes.length; j++) ${walk.name}(nodes[j], sites, wanted, live);\n}`;
 
 /** A pattern waiting for its step `at`. */
 type Position = readonly [pattern: number, at: number];
 
 /**
- * Declares the walk and returns the name of its entry, `(document, sites, wanted)`: from the document node, each node a
- * pattern matches is pushed to `sites[slot]` when `wanted[slot]`.
+ * Declares the walk: the name of its entry, `(document, sites, wanted, live)`, which from the document node pushes each
+ * node a pattern matches to `sites[slot]` when `wanted[slot]`, entering only walk functions that are `live` (a wanted
+ * slot can be reached from them: `walkSlots` lists them per walk function).
  */
-export function emitWalk(declarations: Declarations, patterns: readonly Pattern[], definitions: readonly DefinitionRow[], roots: Record<string, number>): string {
+export function emitWalk(declarations: Declarations, patterns: readonly Pattern[], definitions: readonly DefinitionRow[], roots: Record<string, number>): { walk: string; walkSlots: number[][] } {
   const reach = namesBelow(definitions);
   const childElementNames = (def: number) => {
     const row = definitions[def]!;
@@ -83,19 +85,31 @@ export function emitWalk(declarations: Declarations, patterns: readonly Pattern[
     return { matched: [...matched].sort((a, b) => a - b), carried };
   };
 
-  const visit = (def: number, matched: readonly number[], positions: readonly Position[]): string => {
+  // Walk functions by state, each with the slots it matches and the walk functions it calls on children.
+  const walkIndexes = new Map<string, number>();
+  const walks: { matched: readonly number[]; children: number[] }[] = [];
+  const visit = (def: number, matched: readonly number[], positions: readonly Position[]): { name: string; index: number } => {
     const key = JSON.stringify([def, matched, positions]);
-    return declarations.declare("w", key, (name) => {
+    let index = walkIndexes.get(key);
+    if (index === undefined) {
+      walkIndexes.set(key, (index = walks.length));
+      walks.push({ matched, children: [] });
+    }
+    const walk = walks[index]!;
+    const name = declarations.declare("w", key, (name) => {
       const pushes = matched.map((c) => `if (wanted[${c}]) sites[${c}].push(node);`);
       const row = definitions[def]!;
       const loops = (row[0] === "a" ? row[2] : []).flatMap(([childName, , childDef], i) => {
         const entered = enter(positions, childName, childDef);
         if (entered.matched.length === 0 && entered.carried.length === 0) return [];
-        return [eachChild(`node.instanceAt(${i})`, visit(childDef, entered.matched, entered.carried))];
+        const child = visit(childDef, entered.matched, entered.carried);
+        walk.children.push(child.index);
+        return [eachChild(`node.instanceAt(${i})`, child)];
       });
       const declaration = loops.length > 0 ? ["let nodes;"] : [];
-      return `function ${name}(node, sites, wanted) {\n${[...declaration, ...pushes, ...loops].join("\n")}\n}`;
+      return `function ${name}(node, sites, wanted, live) {\n${[...declaration, ...pushes, ...loops].join("\n")}\n}`;
     });
+    return { name, index };
   };
 
   const start: Position[] = patterns.map((_, p) => [p, 0]);
@@ -106,5 +120,24 @@ export function emitWalk(declarations: Declarations, patterns: readonly Pattern[
       if (entered.matched.length === 0 && entered.carried.length === 0) return [];
       return [`case ${JSON.stringify(model)}:\n${eachChild("document.instanceAt(0)", visit(roots[model]!, entered.matched, entered.carried))}\nbreak;`];
     });
-  return declarations.declare("walk", "", (name) => `function ${name}(document, sites, wanted) {\nlet nodes;\nswitch (document.view.model) {\n${cases.join("\n")}\n}\n}`);
+  const walk = declarations.declare("walk", "", (name) => `function ${name}(document, sites, wanted, live) {\nlet nodes;\nswitch (document.view.model) {\n${cases.join("\n")}\n}\n}`);
+  return { walk, walkSlots: slotsBelow(walks) };
+}
+
+/** Per walk function, the slots it or the walk functions it reaches match (states may recur: a fixpoint). */
+function slotsBelow(walks: readonly { matched: readonly number[]; children: readonly number[] }[]): number[][] {
+  const slots = walks.map((walk) => new Set(walk.matched));
+  for (let changed = true; changed; ) {
+    changed = false;
+    walks.forEach((walk, i) => {
+      for (const child of walk.children) {
+        for (const slot of slots[child]!) {
+          if (slots[i]!.has(slot)) continue;
+          slots[i]!.add(slot);
+          changed = true;
+        }
+      }
+    });
+  }
+  return slots.map((set) => [...set].sort((a, b) => a - b));
 }
