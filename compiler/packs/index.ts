@@ -14,6 +14,7 @@ import { proposeRuleIds, readRuleIdTable } from "../semantic/rule-ids.js";
 import type { AssemblyDef, FieldDef } from "../semantic/metaschema.js";
 import { readConstraintFile, type FileConstraint } from "./constraint-file.js";
 import type { DefinitionRow, PackRule } from "../../runtime/packs/engine.js";
+import { INSTANCE } from "../../runtime/packs/node-view.js";
 import { emitPackModule, type SourceConstraint, type SourceContext, type SourcePack } from "./emit/module.js";
 
 interface PackDefinition {
@@ -104,6 +105,8 @@ function definitionsTable(roots: Map<string, AssemblyDef>): { rows: DefinitionRo
   for (let i = 0; i < order.length; i++) {
     const def = order[i]!;
     const flags = def.flags.map((f) => [f.name, f.jsonName] as [string, string]);
+    // A node's position (instance number times INSTANCE plus array index) must stay a small integer for V8.
+    if (def.kind === "assembly" && def.children.length * INSTANCE > 2 ** 31) throw new Error(`${def.name} has ${def.children.length} child instances: node positions would overflow`);
     rows.push(def.kind === "assembly" ? ["a", flags, def.children.map((c) => [c.name, c.jsonName, number(c.def)] as [string, string, number])] : ["f", flags, def.valueKey]);
   }
   return { rows, roots: rootNumbers };

@@ -28,8 +28,12 @@ function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
 
 const DOCUMENT = -1;
 export const FLAG = -2;
-/** A child's position: its instance number times INSTANCE, plus its array index. */
-const INSTANCE = 0x100000;
+/**
+ * A child's position: its instance number times INSTANCE, plus its array index. A small integer for V8 while instance
+ * numbers stay under 32 (the compiler checks the definitions) and arrays under 2^26 items (a document too large to
+ * parse comes first: it would be some hundred megabytes).
+ */
+export const INSTANCE = 0x4000000;
 // Keys of an XNode's cache besides the generated steps and expressions.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");

@@ -122,4 +122,17 @@ describe("generated rule-pack code", () => {
     expect(run(nested("//group/control"), catalog).findings).toEqual(inOrder);
     expect(run(nested("//group/control[true()]"), catalog).findings).toEqual(inOrder);
   });
+
+  it("points at items past the millionth of one array", () => {
+    // 2^20 + 1 props, the last one failing: a node's position packs its instance number and array index into one
+    // number, whose 20 bits for the index were once too few (a 4 MB body holds such an array of one-letter strings).
+    const props = Array.from({ length: 0x100001 }, (_, i) => ({ name: i === 0x100000 ? "b" : "a", value: "v" }));
+    const wide = { "system-security-plan": { uuid: "s", components: [{ uuid: "c", type: "x", props }] } };
+    const source: SourcePack = {
+      ...pack([]),
+      rules: [rule(0, "expect")],
+      contexts: [{ targets: [parseMetapath("//component/prop")], lets: [], constraints: [{ rule: 0, kind: "expect", target: parseMetapath("."), test: parseMetapath("@name = 'a'") }] }],
+    };
+    expect(run(source, wide).findings).toEqual([{ rule: 0, path: "/system-security-plan/components/0/props/1048576" }]);
+  });
 });
