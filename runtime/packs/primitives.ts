@@ -6,7 +6,6 @@ import { FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./n
 import type { Scope } from "./engine.js";
 
 export { ChildNames, XNode, normalize } from "./node-view.js";
-export { FLAG };
 
 /** An expression compiled to a function. Results are shared (literals, memoised values, booleans): never modified. */
 export type Evaluator = (focus: Item | undefined, scope: Scope) => Item[];
@@ -20,7 +19,7 @@ export type Atom = string | number | boolean | Date;
 
 export const TRUE: Item[] = [true];
 export const FALSE: Item[] = [false];
-export const EMPTY: Item[] = [];
+const EMPTY: Item[] = [];
 export const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
 /** Counts are mostly small: their sequences are shared too. */
 const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
@@ -131,7 +130,7 @@ function single(items: readonly Item[], what: string): Atom | undefined {
 export const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
 
 /** `@name = 'literal'` or `@name = ('a', 'b')`: whether the flag's value (none: false) compares true with a literal. */
-export function compareFlag(op: string, literals: readonly (string | number)[], value: Atom | undefined): boolean {
+function compareFlag(op: string, literals: readonly (string | number)[], value: Atom | undefined): boolean {
   if (value === undefined) return false;
   for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
   return false;
@@ -184,7 +183,7 @@ export function concat(...sequences: (readonly Item[])[]): Item[] {
 }
 
 /** A step taken from each of several items: their results in order (document order, deduped, unless `ordered`). */
-export function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
+function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
   const next: Item[] = [];
   for (const item of items) appendAll(next, step(item, scope));
   // Children and flags of distinct nodes in document order are distinct and in document order already.
@@ -207,7 +206,7 @@ export function lookupAll(items: readonly Item[]): Item[] {
 }
 
 /** The items the predicate keeps; the (shared) input itself when it keeps them all, the common case. */
-export function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Item[] {
+function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Item[] {
   let kept: Item[] | undefined;
   for (let i = 0; i < items.length; i++) {
     const value = predicate(items[i]!, scope);
@@ -232,7 +231,7 @@ export interface FlagJoin {
 const JOIN_AT_LEAST = 8;
 
 /** A predicate that reads a variable, applied on every evaluation; through its join when it has one and it pays. */
-export function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
+function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
   const joined = flagJoin !== null && items.length >= JOIN_AT_LEAST ? join(items, flagJoin, scope) : undefined;
   return joined ?? filter(items, predicate, scope);
 }

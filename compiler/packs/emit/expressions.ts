@@ -7,7 +7,7 @@
 // node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
-import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, type FlagComparison } from "./shapes.js";
+import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -65,7 +65,7 @@ export class ExpressionEmitter {
     });
   }
 
-  /** A literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
+  /** A path, a literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
   private leaf(expr: Expr): string | undefined {
     if (expr.type === "path") return this.path(expr);
     if (expr.type === "literal") return `literalValue(${literal(expr.value)})`;
@@ -90,21 +90,11 @@ export class ExpressionEmitter {
     return this.declarations.constant(flag !== undefined ? `{ flag: ${literal(flag)} }` : `{ value: ${this.expr(expr)} }`);
   }
 
-  /**
-   * The value of an expression at the focus `f`, as JavaScript: literals, variables and flag comparisons written in
-   * place, anything else a call of its function.
-   */
+  /** The value of an expression at the focus `f`, as JavaScript: literals and variables in place, else a call. */
   private value(expr: Expr): string {
     if (expr.type === "literal") return this.declarations.constant(`[${literal(expr.value)}]`);
     if (expr.type === "var") return `s.lookup(${literal(expr.name)})`;
-    const comparison = expr.type === "cmp" ? flagComparisonOf(expr) : undefined;
-    if (comparison !== undefined) return this.flagComparison(comparison);
     return `${this.expr(expr)}(f, s)`;
-  }
-
-  /** `bool(...)` of a general comparison of the focus's flag with literals. */
-  private flagComparison({ op, flag, literals }: FlagComparison): string {
-    return `bool(compareFlag(${literal(op)}, ${this.declarations.constant(literal(literals))}, flagValueOf(${literal(flag)}, f)))`;
   }
 
   /** The body of the function of an expression that is not a leaf. */
