@@ -79,6 +79,17 @@ export function KEYPAT(re: RegExp, v: string | undefined): string | null {
   return m === null || m[1] === undefined || m[1] === "" ? null : m[1];
 }
 
+/**
+ * key-field/@pattern `literal(.*)` (as `#(.*)`: a fragment's id): KEYPAT's key without a match array per value. `.`
+ * matches any character but a line terminator.
+ */
+export function KEYREST(prefix: string, v: string | undefined): string | null {
+  if (v === undefined || v.length === prefix.length || !v.startsWith(prefix)) return null;
+  const rest = v.slice(prefix.length);
+  return LINE_TERMINATOR.test(rest) ? null : rest;
+}
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
 /** Short excerpt of document content for messages (never more than ~80 characters). */
 export function EX(v: unknown): string {
   let s = String(v);

@@ -23,6 +23,14 @@ describe("allowed-values", () => {
     const parts = [{ id: "c1_smt", name: "statement", parts: [{ id: "c1_smt.a", name: "item", prose: "x" }] }];
     expect(run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts }] }))).toEqual([]);
   });
+  it("reports a part of a nested control once, naming first the constraint that reached it first", () => {
+    // The enclosing control's .//part search reaches the enhancement's part before the enhancement's own constraints:
+    // the enhancement's own .//part search (skipped as a repeat) must not change which rule reports it.
+    const enhancement = { id: "c1.1", title: "E", parts: [statement("c1.1"), { id: "c1.1_x", name: "bogus", prose: "z" }] };
+    const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], controls: [enhancement] }] }));
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/1/name"]]);
+    expect(findings[0]!.message).toMatch(/\[oscal-control-statement-part-name, oscal-control-part-name\]$/);
+  });
 });
 
 describe("matches", () => {

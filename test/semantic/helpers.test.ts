@@ -1,7 +1,7 @@
 // The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { KEYN, KEYPAT, PathNode, SemanticRun, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+import { KEYN, KEYPAT, KEYREST, PathNode, SemanticRun, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
 
 const tables: RuleTables = {
   source: ["strict-a", "strict-b", "other-c"],
@@ -94,5 +94,12 @@ describe("index keys", () => {
     expect(KEYPAT(re, "#abc")).toBe("abc");
     expect(KEYPAT(re, "abc")).toBeNull();
     expect(KEYPAT(re, "#")).toBeNull();
+  });
+
+  it("cuts a literal prefix off as the pattern literal(.*) does", () => {
+    const re = /^(?:#(.*))$/;
+    for (const value of [undefined, "", "#", "#a", "a#b", "##", "#a\nb", "#\r", "#a\u2028", "#\u2029b", "# x", "#\ud800", "#é"]) {
+      expect(KEYREST("#", value)).toBe(KEYPAT(re, value));
+    }
   });
 });

@@ -7,7 +7,17 @@ import { targetSegments } from "./navigation.js";
 
 /** Part of a constraint's code: either one loop over the values of a child instance of the context, which other
  * constraints may share (their bodies run per value, in constraint order), or code run on its own. */
-export type Segment = { kind: "code"; code: string } | LoopSegment | DescendantSegment;
+export type Segment = CodeSegment | LoopSegment | DescendantSegment;
+
+export interface CodeSegment {
+  kind: "code";
+  code: string;
+  /**
+   * The code is a search of the context node's descendants (`.//x`) that also passes through the nested nodes of the
+   * context's definition (a control's enhancements), running there the very calls it runs from their own context.
+   */
+  searchesNested?: boolean;
+}
 
 /** Bodies are rendered with the loop variables the visit function shares for `inst` (EmitContext.loopNamesOf). */
 export interface LoopSegment {
@@ -36,6 +46,11 @@ export interface CompiledConstraint {
   segments: Segment[];
   /** Per-node state shared across the constraint's values (is-unique set, index); a loop may hold one writer of each. */
   writes: string | undefined;
+  /**
+   * Running the code again on a node it has run on changes nothing (allowed-values: a verdict per node, decided after
+   * the walk), so a nested context node a search already passed through need not search again.
+   */
+  repeatsHarmlessly?: boolean;
 }
 
 /** Compiles one constraint positioned at a node of its context; throws NotApplicable when it cannot be decided. */

@@ -186,10 +186,7 @@ export function keyExpression(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
   const parts = c.keyFields.map((kf) => {
     const expr = parseMetapath(kf.target);
     const str = singleString(ctx, expr, ref) ?? `AS(${values(ctx, expr, ref)}[0])`;
-    if (kf.pattern === undefined) return str;
-    // The key is the first capturing group of a full match; a non-matching or empty group gives no key.
-    const re = ctx.regex(kf.pattern, c.key);
-    return `KEYPAT(${re}, ${str})`;
+    return kf.pattern === undefined ? str : keyOfPattern(ctx, kf.pattern, c.key, str);
   });
   // A lone key field's string, or undefined or null (no key), is the key once undefined becomes null.
   if (parts.length === 1) return `(${parts[0]} ?? null)`;
@@ -206,6 +203,17 @@ export function referenceKeys(ctx: EmitContext, c: RawConstraint, ref: NodeRef):
   const expr = parseMetapath(onlyField.target);
   if (singleValue(ctx, expr, ref) !== undefined) return { one: keyExpression(ctx, c, ref) };
   const all = values(ctx, expr, ref);
-  const re = onlyField.pattern === undefined ? undefined : ctx.regex(onlyField.pattern, c.key);
-  return { many: `${all}.map((v) => ${re ? `KEYPAT(${re}, AS(v))` : "AS(v)"} ?? null)` };
+  return { many: `${all}.map((v) => ${onlyField.pattern === undefined ? "AS(v)" : keyOfPattern(ctx, onlyField.pattern, c.key, "AS(v)")} ?? null)` };
+}
+
+/** A pattern of a literal then `(.*)`, as `#(.*)`; its literal holds no character special in a regular expression. */
+const LITERAL_THEN_REST = /^([A-Za-z0-9#:/_-]*)\(\.\*\)$/;
+
+/**
+ * The key a key field's pattern takes from `str`: the first capturing group of a full match; a non-matching or empty
+ * group gives no key. A literal prefix and the rest of the value is cut without a regular expression.
+ */
+function keyOfPattern(ctx: EmitContext, pattern: string, what: string, str: string): string {
+  const literal = LITERAL_THEN_REST.exec(pattern)?.[1];
+  return literal === undefined ? `KEYPAT(${ctx.regex(pattern, what)}, ${str})` : `KEYREST(${js(literal)}, ${str})`;
 }

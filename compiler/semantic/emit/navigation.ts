@@ -144,6 +144,10 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
     if (item.type !== "path" || item.rootDescendant) return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body) }];
     const selfSteps = item.steps.findIndex((s) => s.axis !== "self");
     const step = item.steps[selfSteps];
+    if (step?.axis === "descendant") {
+      const unfiltered = item.steps.slice(0, selfSteps).every((s) => s.predicates.length === 0);
+      return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body), searchesNested: unfiltered && ref.type.kind === "assembly" && containsItself(ref.type.def) }];
+    }
     if (step?.axis !== "child") return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body) }];
     const guard = item.steps.slice(0, selfSteps).flatMap((s) => s.predicates.map((p) => compileBoolean(ctx, p, ref))).join(" && ");
     const owner = childOwner(ref, step);
@@ -164,6 +168,22 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
       };
     });
   });
+}
+
+/** Whether nodes of `def` can hold nodes of `def` (controls in controls, parts in parts). */
+function containsItself(def: AssemblyDef): boolean {
+  const seen = new Set<AssemblyDef>();
+  const pending = [def];
+  while (pending.length > 0) {
+    for (const inst of pending.pop()!.children) {
+      if (inst.def === def) return true;
+      if (inst.def.kind === "assembly" && !seen.has(inst.def)) {
+        seen.add(inst.def);
+        pending.push(inst.def);
+      }
+    }
+  }
+  return false;
 }
 
 /** The operands of a predicate's top-level `and`s: members of a shared loop test each distinct one once per value. */

@@ -20,6 +20,11 @@ export class Walk {
   /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
   private readonly hooks: { flag: string; segment: DescendantSegment }[] = [];
   private readonly rootBlocks = new Map<AssemblyDef | FieldDef, string[]>();
+  /**
+   * Per definition, the switches of its searches that pass through nested nodes of the definition (see CodeSegment):
+   * on while the walk is below a node whose search ran, so that the nested node's own search, a repeat, is skipped.
+   */
+  private readonly nestedSearches = new Map<AssemblyDef | FieldDef, { rule: number; covered: string }[]>();
 
   constructor(
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
@@ -38,9 +43,10 @@ export class Walk {
     return roots.map((root) => this.visitFunction(root));
   }
 
-  /** Statements switching every descendant target off: a check runs them before visiting its root. */
-  resetDescendantTargets(): string {
-    return this.hooks.map(({ flag }) => `${flag} = false;`).join(" ");
+  /** Statements switching every descendant target and nested search off: a check runs them before visiting its root. */
+  resetSwitches(): string {
+    const covered = [...this.nestedSearches.values()].flatMap((searches) => searches.map((search) => search.covered));
+    return [...this.hooks.map(({ flag }) => flag), ...covered].map((flag) => `${flag} = false;`).join(" ");
   }
 
   private contextRef(def: AssemblyDef | FieldDef): NodeRef {
@@ -83,6 +89,12 @@ export class Walk {
       if (lines.length === 2) this.insertionsOnly.add(def);
     }
     if (def.kind === "assembly") {
+      const searches = this.nestedSearches.get(def) ?? [];
+      const saved = searches.map(({ rule, covered }) => {
+        const local = ctx.fresh("n");
+        lines.push(`const ${local} = ${covered}; if (A[${rule}] === 1) ${covered} = true;`);
+        return `${covered} = ${local};`;
+      });
       if (def.name === "parameter" && this.own) lines.push(`if (R.paramIds !== null) { const id = x${ctx.member(def, "id")}; if (typeof id === "string") R.paramIds.add(id); }`);
       for (const inst of def.children) {
         const matched = this.hooks.flatMap(({ flag, segment }) => {
@@ -100,6 +112,7 @@ export class Walk {
         // Text of other models (and of catalogs not checking insertions) is not even stepped on.
         lines.push(matched.length === 0 && this.insertionsOnly.has(inst.def) ? `if (R.paramIds !== null) ${loop}` : loop);
       }
+      lines.push(...saved);
     }
     // Only the header was written: nothing to run, so it is neither emitted nor called (a root still is, for check()).
     // A function on a cycle calls the next one, so none that an unfinished caller named can end up here.
@@ -158,7 +171,8 @@ export class Walk {
           blocks.push(`${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`);
         } else if (segment.kind === "code") {
           flush();
-          blocks.push(`if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
+          const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
+          blocks.push(`if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
         } else {
           if (!loop || loop.members[0]!.segment.inst !== segment.inst || (compiled.writes !== undefined && loop.writes.has(compiled.writes))) {
             flush();
@@ -173,6 +187,14 @@ export class Walk {
     }
     flush();
     return blocks;
+  }
+
+  /** The switch telling the search of `rule` on nodes of the context's definition that an enclosing one covered them. */
+  private nestedSearch(ref: NodeRef, rule: number): string {
+    const def = ref.type.def as AssemblyDef;
+    const covered = this.ctx.state(`N${rule}`, "false");
+    this.nestedSearches.set(def, [...(this.nestedSearches.get(def) ?? []), { rule, covered }]);
+    return covered;
   }
 
   private emitSharedLoop(resets: readonly string[], members: readonly { rule: number; segment: LoopSegment }[]): string {

@@ -27,7 +27,7 @@ export const allowedValues: ConstraintEmitter = {
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
       return withAtom(ctx, node, v, `if (!${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]");`);
     });
-    if (fires) return compiled;
+    if (fires) return { ...compiled, repeatsHarmlessly: true };
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.
     ctx.inert.add(rule);
     return { reset: "", segments: [], writes: undefined };
