@@ -272,19 +272,28 @@ export class SemanticRun {
 
   /** Prose parameter insertions ({{ insert: param, some-id }}) must name a parameter of the catalog. */
   insertions(text: unknown, rule: number, depth: number): void {
-    if (typeof text !== "string" || text.indexOf("{{") < 0) return;
-    INSERT_PREFIX.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = INSERT_PREFIX.exec(text)) !== null) {
-      INSERT_ID.lastIndex = INSERT_PREFIX.lastIndex;
-      const id = INSERT_ID.exec(text);
-      if (id === null) continue;
-      INSERT_CLOSE.lastIndex = INSERT_ID.lastIndex;
+    if (typeof text !== "string") return;
+    // Each "{{" is tried as the start of a prefix, and the regular expressions only test: no match array per insertion.
+    let start = text.indexOf("{{");
+    while (start >= 0) {
+      INSERT_PREFIX.lastIndex = start;
+      if (!INSERT_PREFIX.test(text)) {
+        start = text.indexOf("{{", start + 1);
+        continue;
+      }
+      const idStart = INSERT_PREFIX.lastIndex;
+      INSERT_ID.lastIndex = idStart;
+      if (!INSERT_ID.test(text)) {
+        start = text.indexOf("{{", idStart);
+        continue;
+      }
+      const idEnd = INSERT_ID.lastIndex;
+      INSERT_CLOSE.lastIndex = idEnd;
       if (INSERT_CLOSE.test(text)) {
-        this.reference(rule, this.paramIds!, id[0], depth, "Parameter insertion refers to an undefined parameter id");
-        INSERT_PREFIX.lastIndex = INSERT_CLOSE.lastIndex;
+        this.reference(rule, this.paramIds!, text.slice(idStart, idEnd), depth, "Parameter insertion refers to an undefined parameter id");
+        start = text.indexOf("{{", INSERT_CLOSE.lastIndex);
       } else {
-        INSERT_PREFIX.lastIndex = Math.max(m.index + 1, INSERT_ID.lastIndex - INSERT_SHORTEST_PREFIX + 1);
+        start = text.indexOf("{{", Math.max(start + 1, idEnd - INSERT_SHORTEST_PREFIX + 1));
       }
     }
   }
@@ -426,7 +435,7 @@ function positionsIn(value: unknown): (segment: Segment) => number {
 // on prose such as "{{insert:param,{{insert:param,..." (each start rescans the id to its end), so the id and the
 // closing braces are matched after the prefix; when they do not close, every later prefix that lies wholly inside the
 // same id would fail the same way and is skipped. Linear in the length of the text.
-const INSERT_PREFIX = /\{\{\s*insert:\s*param,\s*/g;
+const INSERT_PREFIX = /\{\{\s*insert:\s*param,\s*/y;
 const INSERT_ID = /[^\s}]+/y;
 const INSERT_CLOSE = /\s*\}\}/y;
 const INSERT_SHORTEST_PREFIX = "{{insert:param,".length;
