@@ -21,16 +21,44 @@ const NEEDS_TEXT_PASS = 2;
 const PAGE_BYTES = 64 * 1024;
 /** Spaces written after the document: the module reads up to 64 bytes at a time, and spaces are neither acted on nor escaped. */
 const PADDING_BYTES = 64;
+/** The escape's last store writes 16 bytes. */
+const ESCAPE_SLACK_BYTES = 16;
 /**
- * How far beyond its most growth the document moves up before it is escaped in place (see escape_non_ascii): a cold
- * process pays for every page of memory it touches first, and a second region of the document's size would be one.
+ * An instance whose memory grew past this serves one document and is dropped, as json-text.ts does with its buffer.
+ * It holds a document of the service's default 4 MiB body limit and its escaped copy.
  */
-const IN_PLACE_MARGIN = 32;
-/** An instance whose memory grew past this serves one document and is dropped, as json-text.ts does with its buffer. */
-const KEPT_MEMORY_BYTES = 8 * 1024 * 1024;
+const KEPT_MEMORY_BYTES = 12 * 1024 * 1024;
 
 let compiled: WebAssembly.Module | null | undefined; // null: not available here
 let kept: Instance | undefined;
+
+/**
+ * The document a caller keeps resident (see withResidentDocument), and where the module's memory holds it, unchanged
+ * since it was copied in: the escape, the scan and the locator then copy it once instead of once each.
+ */
+let residentScope: Uint8Array | undefined;
+let resident: { instance: Instance; bytes: Uint8Array } | undefined;
+
+/**
+ * Runs `use` with `bytes` kept in the module's memory across calls on them (the caller must not change the bytes
+ * meanwhile). Work on other bytes inside `use` (another document) replaces them; the next call copies them again.
+ */
+export function withResidentDocument<T>(bytes: Uint8Array, use: () => T): T {
+  const outer = residentScope;
+  residentScope = bytes;
+  try {
+    return use();
+  } finally {
+    residentScope = outer;
+    if (outer === undefined) {
+      resident = undefined;
+      if (kept !== undefined) release(kept);
+    }
+  }
+}
+
+/** Views of the same bytes (the escape gets the document without a byte-order mark as a view of its own). */
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
 
 function instantiate(module: WebAssembly.Module): Instance {
   const { exports } = new WebAssembly.Instance(module);
@@ -71,18 +99,25 @@ function reserve(instance: Instance, end: number): boolean {
   }
 }
 
-/** Copies the document in, with its padding; returns the end of the padding, or undefined when it does not fit. */
+/**
+ * Copies the document in, with its padding, unless it is resident; returns the end of the padding, or undefined when
+ * it does not fit.
+ */
 function load(instance: Instance, bytes: Uint8Array): number | undefined {
   const end = instance.documentStart + bytes.length + PADDING_BYTES;
+  if (resident !== undefined && resident.instance === instance && sameBytes(resident.bytes, bytes)) return end;
+  resident = undefined;
   if (!reserve(instance, end)) return undefined;
   const view = new Uint8Array(instance.memory.buffer, instance.documentStart, bytes.length + PADDING_BYTES);
   view.set(bytes);
   view.fill(0x20, bytes.length);
+  if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes };
   return end;
 }
 
+/** A large instance is dropped after use, but not while a caller keeps its document resident. */
 function release(instance: Instance): void {
-  if (instance.memory.buffer.byteLength > KEPT_MEMORY_BYTES) kept = undefined;
+  if (residentScope === undefined && instance.memory.buffer.byteLength > KEPT_MEMORY_BYTES) kept = undefined;
 }
 
 /** The structure scan of a JSON text JSON.parse has accepted, or undefined where WebAssembly cannot run it. */
@@ -108,14 +143,12 @@ export function wasmEscapeNonAscii<T>(bytes: Uint8Array, worthEscaping: (nonAsci
     release(wasm);
     return null;
   }
-  // The text is written from documentStart over the document, moved up by the most it can grow (a character grows at
-  // most 3-fold: 2 bytes to one 6-byte escape, 4 bytes to two) and the margin.
-  const { documentStart } = wasm;
-  const from = documentStart + 2 * nonAscii + IN_PLACE_MARGIN;
-  if (!reserve(wasm, from + bytes.length + PADDING_BYTES)) return undefined;
-  new Uint8Array(wasm.memory.buffer).copyWithin(from, documentStart, loaded);
-  const written = wasm.escapeNonAscii(from, bytes.length, documentStart);
-  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, documentStart, written));
+  // The text is written after the document, which stays as it is for the scan and the locator; a character grows at
+  // most 3-fold (2 bytes to one 6-byte escape, 4 bytes to two).
+  const out = loaded;
+  if (!reserve(wasm, out + bytes.length + 2 * nonAscii + ESCAPE_SLACK_BYTES)) return undefined;
+  const written = wasm.escapeNonAscii(wasm.documentStart, bytes.length, out);
+  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, out, written));
   release(wasm);
   return text;
 }

@@ -5,6 +5,7 @@ import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { parseBody, parseText, type BodyError } from "./body.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
+import { withResidentDocument } from "./json-wasm.js";
 import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-structure.js";
 import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
@@ -103,9 +104,12 @@ export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}):
   const started = performance.now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
-  const parsed = parseBody(bytes);
-  if (!parsed.ok) return { kind: "body-error", error: parsed.error };
-  return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes, repeatsNames(parsed.findings)), started);
+  // The escape, the structure scan and the locator read the bytes in WebAssembly memory: copied in once for all three.
+  return withResidentDocument(bytes, () => {
+    const parsed = parseBody(bytes);
+    if (!parsed.ok) return { kind: "body-error", error: parsed.error };
+    return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes, repeatsNames(parsed.findings)), started);
+  });
 }
 
 /** Whether the text's findings include a repeated member name (the structure check reports every one). */

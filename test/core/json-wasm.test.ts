@@ -2,7 +2,8 @@
 // the corpus and on texts built around what the scan looks for (depth at the limit, repeats, escapes, block edges).
 import { describe, expect, it } from "vitest";
 import { MAX_NESTING_DEPTH, scanJsonBytesInJs } from "../../runtime/core/json-structure.js";
-import { wasmScanJsonBytes } from "../../runtime/core/json-wasm.js";
+import { wasmScanJsonBytes, withResidentDocument } from "../../runtime/core/json-wasm.js";
+import { asciiJsonText } from "../../runtime/core/json-text.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { SeededRandom } from "../agreement/prng.js";
 
@@ -93,5 +94,31 @@ describe("the WebAssembly structure scan", () => {
       const bytes = readCorpusBytes(document);
       expect(wasmScanJsonBytes(bytes), document.file).toEqual(scanJsonBytesInJs(bytes));
     }
+  });
+});
+
+describe("a resident document", () => {
+  const repeated = encode('{"a":1,"a":2}');
+  const distinct = encode('{"a":1,"b":2}');
+  it("is read again after its bytes change outside the scope that kept it", () => {
+    const bytes = Uint8Array.from(distinct);
+    withResidentDocument(bytes, () => expect(wasmScanJsonBytes(bytes)?.needsTextPass).toBe(false));
+    bytes.set(repeated);
+    expect(wasmScanJsonBytes(bytes)?.needsTextPass).toBe(true);
+  });
+  it("is copied in again after another document took its place", () => {
+    withResidentDocument(repeated, () => {
+      expect(wasmScanJsonBytes(repeated)?.needsTextPass).toBe(true);
+      expect(wasmScanJsonBytes(distinct)?.needsTextPass).toBe(false);
+      expect(wasmScanJsonBytes(repeated)?.needsTextPass).toBe(true);
+    });
+  });
+  it("stays as it was for the scan after its escaped text is made", () => {
+    // Escaped, the names would hold backslashes, which send a text to the exact pass; as written, they do not.
+    const bytes = encode('{"é":1,"è":2}');
+    withResidentDocument(bytes, () => {
+      expect(asciiJsonText(bytes)).toBe('{"\\u00e9":1,"\\u00e8":2}');
+      expect(wasmScanJsonBytes(bytes)).toEqual({ tooDeep: false, needsTextPass: false });
+    });
   });
 });
