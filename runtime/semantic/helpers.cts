@@ -233,6 +233,9 @@ export class SemanticRun {
       matched.add(container);
       return;
     }
+    // A node some constraint has matched passes whatever the others say: the walk checks a node's values in a row,
+    // so the last match answers most misses without a lookup.
+    if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
     // finish looks up among unmatched nodes anyway: it is kept without asking whether the node has matched.
     if (this.tables.allowOther[rule]) {

@@ -23,6 +23,18 @@ describe("allowed-values", () => {
     const parts = [{ id: "c1_smt", name: "statement", parts: [{ id: "c1_smt.a", name: "item", prose: "x" }] }];
     expect(run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts }] }))).toEqual([]);
   });
+  it("names the context's constraint before the value's own definition's, in the order they run", () => {
+    // A control's props constraint and every prop's own one both miss "bogus"; the control's runs first, whether as a
+    // loop of its own or inside the walk's loop over the props, before the prop is visited.
+    const props = [{ name: "label", value: "C-1" }, { name: "bogus", value: "x" }];
+    const parts = [{ ...statement("c1"), props: [{ name: "bogus", value: "y" }] }];
+    const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", props, parts }] }));
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([
+      [ruleFor("oscal-control-prop-name"), "/catalog/controls/0/props/1/name"],
+      [ruleFor("oscal-part-prop-name"), "/catalog/controls/0/parts/0/props/0/name"],
+    ]);
+    expect(findings.map((f) => f.message.slice(f.message.lastIndexOf("[")))).toEqual(["[oscal-control-prop-name, oscal-metadata-prop-name-values]", "[oscal-part-prop-name, oscal-metadata-prop-name-values]"]);
+  });
   it("reports a part of a nested control once, naming first the constraint that reached it first", () => {
     // The enclosing control's .//part search reaches the enhancement's part before the enhancement's own constraints:
     // the enhancement's own .//part search (skipped as a repeat) must not change which rule reports it.

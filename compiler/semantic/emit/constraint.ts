@@ -17,6 +17,8 @@ export interface CodeSegment {
    * context's definition (a control's enhancements), running there the very calls it runs from their own context.
    */
   searchesNested?: boolean;
+  /** The context's child instances below which the code records anything (findings, references, state); absent: any. */
+  enters?: readonly ModelInstance[];
 }
 
 /** Bodies are rendered with the loop variables the visit function shares for `inst` (EmitContext.loopNamesOf). */

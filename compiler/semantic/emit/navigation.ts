@@ -144,11 +144,16 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
     if (item.type !== "path" || item.rootDescendant) return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body) }];
     const selfSteps = item.steps.findIndex((s) => s.axis !== "self");
     const step = item.steps[selfSteps];
-    if (step?.axis === "descendant") {
+    const code = () => emitTarget(ctx, item, ref, mode, body);
+    if (step?.axis === "descendant" && ref.type.kind === "assembly") {
+      const def = ref.type.def;
       const unfiltered = item.steps.slice(0, selfSteps).every((s) => s.predicates.length === 0);
-      return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body), searchesNested: unfiltered && ref.type.kind === "assembly" && containsItself(ref.type.def) }];
+      const enters = def.children.filter((inst) => step.names.includes(inst.name) || canReach(ctx, inst.def, step.names));
+      return [{ kind: "code", code: code(), searchesNested: unfiltered && containsItself(def), enters }];
     }
-    if (step?.axis !== "child") return [{ kind: "code", code: emitTarget(ctx, item, ref, mode, body) }];
+    // The context node itself or its flags: nothing below a child.
+    if (item.steps.slice(Math.max(selfSteps, 0)).every((s) => s.axis === "self" || s.axis === "flag")) return [{ kind: "code", code: code(), enters: [] }];
+    if (step?.axis !== "child") return [{ kind: "code", code: code() }];
     const guard = item.steps.slice(0, selfSteps).flatMap((s) => s.predicates.map((p) => compileBoolean(ctx, p, ref))).join(" && ");
     const owner = childOwner(ref, step);
     return childInstances(owner, step).map((inst): LoopSegment => {

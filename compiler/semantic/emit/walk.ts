@@ -1,9 +1,9 @@
 // The document walk: one visit function per definition reachable from a root, running at each node the constraints
 // of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
 // visiting the children whose subtrees have work.
-import type { AssemblyDef, FieldDef, FlagDef } from "../metaschema.js";
+import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../metaschema.js";
 import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
-import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 
@@ -19,7 +19,7 @@ export class Walk {
   private readonly readsPlace = new Map<AssemblyDef | FieldDef, boolean>();
   /** Descendant targets from model roots, run by the main walk behind a switch set when their root is visited. */
   private readonly hooks: { flag: string; segment: DescendantSegment }[] = [];
-  private readonly rootBlocks = new Map<AssemblyDef | FieldDef, string[]>();
+  private readonly rootBlocks = new Map<AssemblyDef | FieldDef, PlannedBlocks>();
   /**
    * Per definition, the switches of its searches that pass through nested nodes of the definition (see CodeSegment):
    * on while the walk is below a node whose search ran, so that the nested node's own search, a repeat, is skipped.
@@ -39,7 +39,7 @@ export class Walk {
    * them are run by the walk below every root, so all of them must be known before any other visit function.
    */
   visitRoots(roots: readonly AssemblyDef[]): string[] {
-    for (const root of roots) this.rootBlocks.set(root, this.constraintBlocks(this.byContext.get(root) ?? [], this.contextRef(root)));
+    for (const root of roots) this.rootBlocks.set(root, this.planBlocks(this.byContext.get(root) ?? [], this.contextRef(root)));
     return roots.map((root) => this.visitFunction(root));
   }
 
@@ -60,19 +60,19 @@ export class Walk {
     const ctx = this.ctx;
     const name = `W${this.visitNames.size}`;
     this.visitNames.set(def, name);
-    const ownBlocks = this.rootBlocks.get(def) ?? this.constraintBlocks(this.byContext.get(def) ?? [], this.contextRef(def));
+    const own = this.rootBlocks.get(def) ?? this.planBlocks(this.byContext.get(def) ?? [], this.contextRef(def));
     // Where the node sits (container pc, key pk) matters only to allowed-values on the node itself; known before any
     // call to this function is emitted, since the blocks are compiled before the children.
-    const readsPlace = /\bp[ck]\b/.test(ownBlocks.join("\n"));
+    const readsPlace = /\bp[ck]\b/.test(own.blocks.join("\n"));
     this.readsPlace.set(def, readsPlace);
     // Every caller has checked the node's shape (itemGuard, or check() for the root), so the function does not again.
-    const lines: string[] = [`function ${name}(x${readsPlace ? ", pc, pk" : ""}) {`, ...ownBlocks];
+    const lines: string[] = [`function ${name}(x${readsPlace ? ", pc, pk" : ""}) {`, ...own.blocks];
     for (const flag of def.flags) {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
       const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}`, atomic: true };
-      const checks = [...this.constraintBlocks(units, flagRef), ownChecks].filter((code) => code !== "").join("\n");
+      const checks = [...this.planBlocks(units, flagRef).blocks, ownChecks].filter((code) => code !== "").join("\n");
       // Constraints compiled to nothing (allow-other values alone) leave no block to run.
       if (checks === "") continue;
       if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
@@ -105,12 +105,24 @@ export class Walk {
         if (visit !== undefined && this.idle.has(inst.def)) visit = undefined;
         if (matched.length === 0 && visit === undefined) continue;
         const place = this.readsPlace.get(inst.def) === true;
-        const loop = emitInstanceLoop(ctx, "x", def, inst, { path: true }, (v, c, k) => {
-          const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
-          return `${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
-        });
         // Text of other models (and of catalogs not checking insertions) is not even stepped on.
-        lines.push(matched.length === 0 && this.insertionsOnly.has(inst.def) ? `if (R.paramIds !== null) ${loop}` : loop);
+        const conditional = matched.length === 0 && this.insertionsOnly.has(inst.def);
+        // A shared loop of the constraints over the same values runs in this one, per value before the visit.
+        const fused = conditional ? undefined : own.fusable.get(inst);
+        if (fused) lines[1 + fused.index] = fused.declarations;
+        const loop = emitInstanceLoop(
+          ctx,
+          "x",
+          def,
+          inst,
+          { path: true },
+          (v, c, k) => {
+            const targets = matched.length === 0 ? "" : `{ const h = ${v}, hc = ${c}, hk = ${k};\n${matched.join("\n")} }\n`;
+            return `${fused ? `${fused.perValue(c)}\n` : ""}${targets}${visit === undefined ? "" : `${visit}(${v}${place ? `, ${c}, ${k}` : ""});`}`;
+          },
+          fused?.names,
+        );
+        lines.push(conditional ? `if (R.paramIds !== null) ${loop}` : loop);
       }
       lines.push(...saved);
     }
@@ -150,12 +162,16 @@ export class Walk {
    * instance share one pass: per value the bodies still run in constraint order, so every node sees the same
    * sequence of checks (and findings keep their order); a loop holds one writer of each is-unique set or index,
    * since which duplicate is reported depends on the order values are added.
+   *
+   * A shared loop may instead run inside the walk's loop over the same instance, per value before the visit (see
+   * fusable): no block after it records anything below that instance, so every node there still sees its checks in
+   * the same order, and it writes no shared set, whose order would change.
    */
-  private constraintBlocks(units: readonly CompileUnit[], ref: NodeRef): string[] {
-    const blocks: string[] = [];
-    let loop: { resets: string[]; members: { rule: number; segment: LoopSegment }[]; writes: Set<string> } | undefined;
+  private planBlocks(units: readonly CompileUnit[], ref: NodeRef): PlannedBlocks {
+    const entries: ({ code: string; touches: Touches } | { loop: SharedLoop })[] = [];
+    let loop: SharedLoop | undefined;
     const flush = () => {
-      if (loop) blocks.push(this.emitSharedLoop(loop.resets, loop.members));
+      if (loop) entries.push({ loop });
       loop = undefined;
     };
     this.ctx.startBlocks();
@@ -168,15 +184,16 @@ export class Walk {
           flush();
           const flag = this.ctx.state(`H${this.hooks.length}`, "false");
           this.hooks.push({ flag, segment });
-          blocks.push(`${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`);
+          entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set() });
         } else if (segment.kind === "code") {
           flush();
           const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
-          blocks.push(`if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`);
+          const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`;
+          entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters) });
         } else {
           if (!loop || loop.members[0]!.segment.inst !== segment.inst || (compiled.writes !== undefined && loop.writes.has(compiled.writes))) {
             flush();
-            loop = { resets: [], members: [], writes: new Set() };
+            loop = { resets: [], members: [], writes: new Set(), names: this.ctx.loopNamesOf(segment.inst) };
           }
           if (reset !== "") loop.resets.push(reset);
           if (compiled.writes !== undefined) loop.writes.add(compiled.writes);
@@ -186,7 +203,24 @@ export class Walk {
       }
     }
     flush();
-    return blocks;
+    // From the last block back: what the blocks after each one record below the context's child instances.
+    const fusable = new Map<ModelInstance, FusedLoop>();
+    const blocks: string[] = new Array(entries.length);
+    let later: Touches = new Set();
+    for (let e = entries.length - 1; e >= 0; e--) {
+      const entry = entries[e]!;
+      if ("code" in entry) {
+        blocks[e] = entry.code;
+        later = union(later, entry.touches);
+        continue;
+      }
+      const shared = this.sharedLoop(entry.loop);
+      blocks[e] = shared.standalone;
+      const inst = entry.loop.members[0]!.segment.inst;
+      if (later !== "all" && !later.has(inst) && entry.loop.writes.size === 0 && !fusable.has(inst)) fusable.set(inst, { ...shared.fused, index: e });
+      later = union(later, new Set([inst]));
+    }
+    return { blocks, fusable };
   }
 
   /** The switch telling the search of `rule` on nodes of the context's definition that an enclosing one covered them. */
@@ -197,10 +231,10 @@ export class Walk {
     return covered;
   }
 
-  private emitSharedLoop(resets: readonly string[], members: readonly { rule: number; segment: LoopSegment }[]): string {
+  /** A shared loop standing alone, and the parts of it that run inside the walk's loop when fused. */
+  private sharedLoop({ resets, members, names }: SharedLoop): { standalone: string; fused: Omit<FusedLoop, "index"> } {
     const ctx = this.ctx;
     const { owner, inst } = members[0]!.segment;
-    const names = ctx.loopNamesOf(inst);
     const switches = members.map(() => ctx.fresh("g"));
     const declarations = members.map(({ rule, segment }, m) => `const ${switches[m]} = A[${rule}] === 1${segment.guard === undefined ? "" : ` && ${segment.guard}`};`);
     // A filter several members share is evaluated once per value (when one of their switches is on).
@@ -209,7 +243,8 @@ export class Walk {
       for (const filter of new Set(segment.filters)) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
     });
     const reads = sharedReads(members.map(({ segment }) => segment.filters), names.y);
-    const perValue = (container: string) => {
+    // `guarded`: the loop runs only when some switch is on, so a lone member's need not be tested again.
+    const perValue = (container: string, guarded: boolean) => {
       const tests = new Map<string, string>();
       const lines: string[] = [];
       const locals = reads.map((read) => {
@@ -222,19 +257,23 @@ export class Walk {
         if (sharing.length < 2) continue;
         const test = ctx.fresh("t");
         tests.set(filter, test);
-        lines.push(`const ${test} = ${sharing.length === members.length ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${reading(filter)};`);
+        lines.push(`const ${test} = ${sharing.length === members.length && guarded ? "" : `(${sharing.map((m) => switches[m]).join(" || ")}) && `}${reading(filter)};`);
       }
       members.forEach(({ segment }, m) => {
-        // The loop runs only when some switch is on: a lone member's is.
-        const conditions = members.length === 1 ? [] : [switches[m]!];
+        const conditions = members.length === 1 && guarded ? [] : [switches[m]!];
         for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${reading(filter)})`);
         const body = container === names.c ? segment.inArray : segment.single;
         lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
-      return lines.join("\n");
+      return guarded ? lines.join("\n") : `if (${switches.join(" || ")}) {\n${lines.join("\n")}\n}`;
     };
-    const loop = emitInstanceLoop(ctx, "x", owner, inst, { path: true }, (_v, container) => perValue(container), names);
-    return `{ ${[...resets, ...declarations].join(" ")}\nif (${switches.join(" || ")}) ${loop} }`;
+    // Rendered once for the standalone loop (the fused one renders its own), as rendering makes fresh names.
+    const header = [...resets, ...declarations].join(" ");
+    const loop = emitInstanceLoop(ctx, "x", owner, inst, { path: true }, (_v, container) => perValue(container, true), names);
+    return {
+      standalone: `{ ${header}\nif (${switches.join(" || ")}) ${loop} }`,
+      fused: { declarations: header, names, perValue: (container) => perValue(container, false) },
+    };
   }
 
   /** Whether visiting nodes of `def` can do anything: some constraint or rule of ours applies in its subtree. */
@@ -292,4 +331,30 @@ function sharedReads(filters: readonly (readonly string[])[], value: string): st
     for (const text of new Set(filter.match(read) ?? [])) readers.set(text, (readers.get(text) ?? 0) + 1);
   }
   return [...readers].filter(([, count]) => count > 1).map(([text]) => text);
+}
+
+/** What blocks record below the context's child instances: those instances, or any ("all"). */
+type Touches = ReadonlySet<ModelInstance> | "all";
+
+const union = (a: Touches, b: Touches): Touches => (a === "all" || b === "all" ? "all" : new Set([...a, ...b]));
+
+interface SharedLoop {
+  resets: string[];
+  members: { rule: number; segment: LoopSegment }[];
+  writes: Set<string>;
+  /** The loop variables the members' bodies were rendered with. */
+  names: LoopNames;
+}
+
+/** A shared loop to run inside the walk's loop over its instance: its declarations stay at its place among the blocks. */
+interface FusedLoop {
+  index: number;
+  declarations: string;
+  names: LoopNames;
+  perValue: (container: string) => string;
+}
+
+interface PlannedBlocks {
+  blocks: string[];
+  fusable: ReadonlyMap<ModelInstance, FusedLoop>;
 }

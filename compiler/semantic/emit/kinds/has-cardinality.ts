@@ -14,6 +14,6 @@ export const hasCardinality: ConstraintEmitter = {
     const checks: string[] = [];
     if (c.minOccurs !== undefined) checks.push(`if (${counter} < ${c.minOccurs}) R.report(${rule}, PL, "Expected at least ${c.minOccurs} of ${what} in ${ref.label}, found " + ${counter} + " [${sourceId(unit)}]");`);
     if (c.maxOccurs !== undefined) checks.push(`if (${counter} > ${c.maxOccurs}) R.report(${rule}, PL, "Expected at most ${c.maxOccurs} of ${what} in ${ref.label}, found " + ${counter} + " [${sourceId(unit)}]");`);
-    return { reset: "", segments: [{ kind: "code", code: `${counter} = 0;\n${counting}\n${checks.join("\n")}` }], writes: undefined };
+    return { reset: "", segments: [{ kind: "code", code: `${counter} = 0;\n${counting}\n${checks.join("\n")}`, enters: [] }], writes: undefined };
   },
 };
