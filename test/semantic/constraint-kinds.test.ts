@@ -64,6 +64,12 @@ describe("is-unique", () => {
   it("reports the second occurrence of a key", () =>
     expect(only(run("catalog", catalog({}, parties("r", "r"))), rule)).toEqual([{ path: "/catalog/metadata/responsible-parties/1", severity: "error" }]));
   it("accepts distinct keys", () => expect(only(run("catalog", catalog({}, parties("r"))), rule)).toEqual([]));
+  it("reports every later occurrence of a key, past the first two", () => {
+    const roles = { roles: [{ id: "r", title: "R" }, { id: "s", title: "S" }] };
+    const doc = (...roleIds: string[]) => catalog({}, { ...parties(...roleIds), ...roles });
+    expect(only(run("catalog", doc("r", "s", "r", "s", "r")), rule).map((f) => f.path)).toEqual([2, 3, 4].map((i) => `/catalog/metadata/responsible-parties/${i}`));
+    expect(only(run("catalog", doc("r", "r", "r")), rule).map((f) => f.path)).toEqual([1, 2].map((i) => `/catalog/metadata/responsible-parties/${i}`));
+  });
 });
 
 describe("index", () => {

@@ -71,12 +71,9 @@ export function sourceId(unit: CompileUnit): string {
   return unit.constraint.nistId ?? unit.constraint.key;
 }
 
-/**
- * Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already
- * there; `create` runs first when the set is made lazily. Shared by index and is-unique.
- */
-export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string, create = ""): string {
-  return `{ const k = ${key}; if (k !== null) { ${create}${addingOnce(set, "k", `R.report(${rule}, PL, ${describe("EX(k)")});`)} } }`;
+/** Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already there. */
+export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string): string {
+  return `{ const k = ${key}; if (k !== null) { ${addingOnce(set, "k", `R.report(${rule}, PL, ${describe("EX(k)")});`)} } }`;
 }
 
 /** Code adding `value` to `set` and running `duplicate` when it was there already: one lookup, not has() then add(). */
