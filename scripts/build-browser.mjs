@@ -26,7 +26,6 @@ const browserTargets = {
   setup(bundle) {
     const aliases = {
       "node:buffer": path.join(browserSources, "node-buffer.ts"),
-      "node:crypto": path.join(browserSources, "node-crypto.ts"),
       "#generated/models.js": path.join(browserSources, "validator-registry.ts"),
       "#generated/packs/index.js": path.join(browserSources, "pack-registry.ts"),
       "#generated/semantic.cjs": path.join(generated, "semantic.cjs"),
@@ -35,6 +34,10 @@ const browserTargets = {
     };
     const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));
+    // The core's SHA-256 loads node:crypto; its browser variant computes the hash itself.
+    bundle.onResolve({ filter: /^\.\/sha256\.js$/ }, (args) =>
+      path.dirname(args.importer) === path.join(root, "runtime/core") ? { path: path.join(browserSources, "sha256.ts") } : undefined,
+    );
     bundle.onResolve({ filter: /^#generated\/runtime-manifest\.json$/ }, () => ({ path: "manifest", namespace: "core-manifest" }));
     bundle.onLoad({ filter: /.*/, namespace: "core-manifest" }, () => ({ contents: JSON.stringify(coreManifest()), loader: "json" }));
     // One chunk per rule pack: a module of loaders, one literal import each, so that the bundler splits them.

@@ -2,17 +2,17 @@
 // first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
 // (compiler/packs: an organisation's constraint files) add default-off rules, enabled by naming the pack or by id, and
 // evaluated by the pack engine (runtime/packs/engine.ts).
-import { createHash } from "node:crypto";
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { packProgram, runPack, type DocumentSource, type PackModule, type RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
+import { sha256Hex } from "./sha256.js";
 
 export interface ActiveRules {
   ids: ReadonlySet<string>;
   /** Hex SHA-256 over the sorted active ids joined by "\n": identifies the rule set a report was checked with. */
-  sha256: string;
+  readonly sha256: string;
 }
 
 /** What pack constraints may read besides the document: other documents and the clock. */
@@ -38,10 +38,16 @@ const PACK_RULES: ReadonlyMap<string, readonly string[]> = new Map(
   PACK_NAMES.map((name) => [name, manifest.semanticRules.filter((rule) => packOf(rule) === name).map((rule) => rule.id)]),
 );
 
+/** The hash is computed when a report first needs it: only reports that reach the semantic layer name their rule set. */
 function activeRules(ids: Iterable<string>): ActiveRules {
   const set = new Set(ids);
-  const sha256 = createHash("sha256").update([...set].sort().join("\n")).digest("hex");
-  return { ids: set, sha256 };
+  let sha256: string | undefined;
+  return {
+    ids: set,
+    get sha256() {
+      return (sha256 ??= sha256Hex([...set].sort().join("\n")));
+    },
+  };
 }
 
 const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);

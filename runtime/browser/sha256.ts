@@ -1,5 +1,5 @@
-// The part of node:crypto the validation core uses (a synchronous SHA-256 of a short text, for meta.semanticRules),
-// for the browser bundle: Web Crypto only digests asynchronously. FIPS 180-4, section 6.2.
+// runtime/core/sha256.ts for the browser bundle (a synchronous SHA-256 of a short text, for meta.semanticRules): Web
+// Crypto only digests asynchronously. FIPS 180-4, section 6.2.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
@@ -13,7 +13,7 @@ const K = new Uint32Array([
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
-function sha256Hex(message: Uint8Array): string {
+function digest(message: Uint8Array): string {
   const bitLength = message.length * 8;
   const padded = new Uint8Array(Math.ceil((message.length + 9) / 64) * 64);
   padded.set(message);
@@ -41,16 +41,6 @@ function sha256Hex(message: Uint8Array): string {
   return [...hash].map((word) => word.toString(16).padStart(8, "0")).join("");
 }
 
-/** createHash("sha256").update(text).digest("hex"), the one use the core makes of it. */
-export function createHash(algorithm: "sha256") {
-  if (algorithm !== "sha256") throw new Error(`unsupported hash ${String(algorithm)}`);
-  const parts: string[] = [];
-  const hasher = {
-    update(text: string) {
-      parts.push(text);
-      return hasher;
-    },
-    digest: (_encoding: "hex"): string => sha256Hex(new TextEncoder().encode(parts.join(""))),
-  };
-  return hasher;
+export function sha256Hex(text: string): string {
+  return digest(new TextEncoder().encode(text));
 }
