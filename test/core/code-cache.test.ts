@@ -1,5 +1,5 @@
 // The generated modules load through V8's code cache: the first process writes it to a private directory, later ones
-// use it; a damaged or foreign cache, or a directory others can write, is never trusted.
+// use it; a damaged or foreign cache, one made from other source, or a directory others can write, is never trusted.
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -37,7 +37,7 @@ describe("code cache", () => {
     const dir = cacheDirectory();
     const first = runIn(dir);
     const files = cacheFiles(dir);
-    expect(files.map((name) => name.replace(/-[0-9a-f]{32}\.v8cache$/, ""))).toEqual(["catalog.cjs", "semantic.cjs"]);
+    expect(files.map((name) => name.replace(/-[0-9a-f]{14}\.v8cache$/, ""))).toEqual(["catalog.cjs", "semantic.cjs"]);
     for (const name of files) expect(statSync(path.join(dir, name)).mode & 0o077).toBe(0);
     const written = files.map((name) => readFileSync(path.join(dir, name)));
     expect(runIn(dir)).toEqual(first);
@@ -52,6 +52,21 @@ describe("code cache", () => {
     for (const name of cacheFiles(dir)) writeFileSync(path.join(dir, name), Buffer.alloc(4096, 7), { mode: 0o600 });
     expect(runIn(dir)).toEqual(first);
     for (const name of cacheFiles(dir)) expect(readFileSync(path.join(dir, name)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
+  it("does not use a cache made from other source of the same length, and replaces it", () => {
+    const dir = cacheDirectory();
+    const first = runIn(dir);
+    const catalogCache = path.join(dir, cacheFiles(dir).find((name) => name.startsWith("catalog.cjs-"))!);
+    const written = readFileSync(catalogCache);
+    // The copy of the source in the cache, a little after its header: one character changed, as an edited module would be.
+    const stale = Buffer.from(written);
+    const at = stale.indexOf("exports.validate");
+    expect(at).toBeGreaterThan(0);
+    stale.write("E", at);
+    writeFileSync(catalogCache, stale, { mode: 0o600 });
+    expect(runIn(dir)).toEqual(first);
+    expect(readFileSync(catalogCache).subarray(0, written.indexOf("exports.validate") + 100)).toEqual(written.subarray(0, at + 100));
   });
 
   it("neither reads nor writes a cache in a directory others may write", () => {
