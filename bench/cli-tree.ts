@@ -28,7 +28,7 @@ function buildTree(fileCount: number, maxBytes: number): { root: string; bytes: 
 function main(): void {
   const runs = Number(process.env.OSCAL_BENCH_RUNS ?? 3);
   const fileCount = Number(process.env.OSCAL_BENCH_FILES ?? 504);
-  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
   const maxKib = Number(process.env.OSCAL_BENCH_MAX_KIB ?? Number.POSITIVE_INFINITY);
   const { root: tree, bytes } = buildTree(fileCount, maxKib * 1024);
   try {

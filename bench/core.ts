@@ -45,7 +45,7 @@ function main(): void {
   const cfworker = new Validator(structuredClone(catalogSchema) as Schema, "7", true);
   const reference = measure(runs, warmUp, () => check(cfworker.validate(parse()).valid, "@cfworker/json-schema")).whole;
 
-  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
   const spawns = 10;
   const nodeBaseline = timeSpawns(spawns, ["-e", "0"]);
   const cliCold = existsSync(cli) ? timeSpawns(spawns, [cli, documentFile]) : undefined;
@@ -61,7 +61,7 @@ function main(): void {
   console.log(row("(c) Ajv compiled at run time: compile + decode + parse + validate", ajvAtRunTime.whole));
   console.log(row("    of which validate only", ajvAtRunTime.lap));
   console.log(row("(d) @cfworker/json-schema: decode + parse + validate", reference));
-  console.log(row(`cold CLI process: node oscal-validate.js <file> (${spawns} spawns)`, cliCold, false));
+  console.log(row(`cold CLI process: node oscal-validate-bin.cjs <file> (${spawns} spawns)`, cliCold, false));
   console.log(row(`node -e 0 (${spawns} spawns)`, nodeBaseline, false));
   // The cold CLI may cost what a bare Node process costs, plus reading the document, plus 20 ms.
   const cliBudget = nodeBaseline.median + floor.median + 20;

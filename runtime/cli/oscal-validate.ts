@@ -1,5 +1,5 @@
-#!/usr/bin/env node
 // oscal-validate: validates OSCAL files and trees with the same core as the HTTP service, for CI jobs and terminals.
+// make build bundles it into one CommonJS file, which the bin (oscal-validate-bin.cts) loads through the code cache.
 import { versionLine } from "../package-info.js";
 import { parseCommandLine, USAGE, UsageError, type ValidateCommand } from "./arguments.js";
 import { discoverFiles } from "./discover.js";
@@ -102,5 +102,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
-exitWhenFlushed();
+// No top-level await: the bundle is CommonJS.
+void main().then(exitWhenFlushed);

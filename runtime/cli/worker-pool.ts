@@ -7,7 +7,8 @@ import { validateFile, type FileOutcome, type ValidationSettings } from "./file-
 import type { Worker as WorkerThread } from "node:worker_threads";
 import type { FileJob, FileAnswer } from "./validation-worker.js";
 
-const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
+/** The worker's bundle, which make build writes beside the CLI's (scripts/build-cli.mjs). */
+const WORKER_URL = new URL("./validation-worker.cjs", import.meta.url);
 
 /** Files a worker holds at once, so it rarely waits while this thread, busy validating a large file, cannot hand it more. */
 const JOBS_IN_FLIGHT_PER_WORKER = 4;
@@ -63,8 +64,10 @@ export async function validateFiles(
     });
 
   const otherThreads = Math.min(jobs, files.length) - 1;
-  // The worker machinery is loaded only when a second thread is wanted: a single file should not pay for it.
-  const workers = otherThreads > 0 ? await import("node:worker_threads").then(({ Worker }) => Array.from({ length: otherThreads }, () => runWorker(Worker))) : [];
+  // The worker machinery is loaded only when a second thread is wanted: a single file should not pay for it. Not by
+  // import(): the bundle runs as a script compiled with the code cache, which has no ES module loader to import with.
+  const Worker = otherThreads > 0 ? process.getBuiltinModule("node:worker_threads").Worker : undefined;
+  const workers = Worker === undefined ? [] : Array.from({ length: otherThreads }, () => runWorker(Worker));
   // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
   for (let index = take(); index !== undefined; index = take()) {
     finish(index, await validateFile(files[index]!, settings));

@@ -7,7 +7,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { repoRoot } from "../../compiler/paths.js";
 
-export const CLI = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+export const CLI = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
 
 const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
 const metadata = { title: "CLI test", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };

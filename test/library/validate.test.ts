@@ -194,7 +194,7 @@ describe("options from untyped callers: ERR_UNSUPPORTED_PARAMETER naming the opt
 
 describe("bad input gets the error the CLI and the HTTP service give", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "oscal-library-"));
-  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate.js");
+  const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
   const badInputs: [string, Uint8Array, string][] = [
     ["invalid UTF-8", Uint8Array.from([...Buffer.from('{"catalog": "'), 0xc3, 0x28, ...Buffer.from('"}')]), "ERR_INVALID_UTF8"],
     ["malformed JSON", Buffer.from('{"catalog": {\n  "uuid": ,\n}}'), "ERR_INVALID_JSON"],
