@@ -1,7 +1,7 @@
 // The generated modules load through V8's code cache: the first process writes it to a private directory, later ones
 // use it; a damaged or foreign cache, one made from other source, or a directory others can write, is never trusted.
 import { afterAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -67,6 +67,21 @@ describe("code cache", () => {
     writeFileSync(catalogCache, stale, { mode: 0o600 });
     expect(runIn(dir)).toEqual(first);
     expect(readFileSync(catalogCache).subarray(0, written.indexOf("exports.validate") + 100)).toEqual(written.subarray(0, at + 100));
+  });
+
+  it("also holds the CLI's bundle, which the bin loads through it, and the CLI answers the same from the cache", () => {
+    const dir = cacheDirectory();
+    const input = path.join(dir, "catalog.json");
+    writeFileSync(input, JSON.stringify({ catalog: { uuid: "nope", metadata: { title: "T", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" } } }));
+    const cli = () => {
+      const bin = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
+      const { status, stdout } = spawnSync(process.execPath, [bin, "--format", "json", input], { env: { ...process.env, OSCAL_CODE_CACHE_DIR: dir, OSCAL_CODE_CACHE: "" } });
+      return { status, report: stdout.toString().replace(/"durationMs": *\d+/g, "") };
+    };
+    const first = cli();
+    expect(first.status).toBe(1);
+    expect(cacheFiles(dir).map((name) => name.replace(/-[0-9a-f]{14}\.v8cache$/, ""))).toEqual(["catalog.cjs", "catalog.collect.cjs", "oscal-validate.cjs"]);
+    expect(cli()).toEqual(first);
   });
 
   it("neither reads nor writes a cache in a directory others may write", () => {
