@@ -46,7 +46,7 @@ const packageLayout = {
       if (!source.includes("import.meta")) return undefined;
       const contents = source
         .replaceAll(PACKAGE_JSON_REQUIRE, JSON.stringify({ name, version }))
-        .replaceAll("import.meta.url", `moduleUrl(${JSON.stringify(packagePath(args.path))})`);
+        .replaceAll("import.meta.url", `__packageFileUrl(${JSON.stringify(packagePath(args.path))})`);
       if (contents.includes("import.meta")) throw new Error(`${args.path}: only import.meta.url can be bundled as CommonJS`);
       return { contents, loader: "js" };
     });
@@ -64,7 +64,7 @@ for (const entry of ["oscal-validate", "validation-worker"]) {
     platform: "node",
     target: "node20.19",
     packages: "external",
-    banner: { js: 'const moduleUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;' },
+    banner: { js: 'const __packageFileUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;' },
     plugins: [packageLayout],
     logLevel: "warning",
   });
