@@ -1,11 +1,12 @@
 ;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
 ;; - escape_non_ascii: the one-byte text of runtime/core/json-text.ts, each non-ASCII character as \u escapes;
 ;; - skip_container: the finding locator's skip (runtime/core/locate.ts) over a container it does not walk into,
-;;   counting the line feeds it passes;
+;;   counting the line feeds it passes; line_feeds_between does the counting alone, for a container whose end the scan
+;;   recorded;
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character). SIMD compares find the bytes acted on (the scan and the skip: 64 at a time, with
+;; denote an excluded character); on the way it records where the large containers of the top four levels end. SIMD compares find the bytes acted on (the scan and the skip: 64 at a time, with
 ;; string contents told apart by bit arithmetic; the escape: 16 at a time), so runs of indentation and string contents
 ;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
 ;; JavaScript scan runs unoptimized in a cold process.
@@ -22,6 +23,15 @@
   (global $name_counts i32 (i32.const 1024))
   ;; 64 i32 hashes per depth: the listed member names of the open object at that depth.
   (global $name_lists i32 (i32.const 4096))
+  ;; i32 per depth up to $recorded_depth: where the open container at that depth starts (a document offset).
+  (global $container_starts i32 (i32.const 69632))
+  ;; The large containers the scan met near the top of the document, as (start, end) document offsets: the locator
+  ;; passes them by counting their line feeds instead of skipping them bracket by bracket.
+  (global $container_table (export "container_table") i32 (i32.const 69664))
+  (global $containers (export "containers") (mut i32) (i32.const 0))
+  (global $container_capacity i32 (i32.const 1024))
+  (global $recorded_depth i32 (i32.const 4))
+  (global $recorded_bytes i32 (i32.const 16384))
   (global $document_start (export "document_start") i32 (i32.const 131072))
 
   ;; Scan results: bit 0 nesting too deep, bit 1 needs the exact pass.
@@ -277,6 +287,48 @@
         (i32.add (local.get $chunk) (i32.sub (i32.const 63) (i32.wrap_i64 (i64.clz (local.get $mask)))))
         (global.get $document_start))))
 
+  ;; Enters the container closing at document offset $end (just past its bracket) at $depth in the table when it is
+  ;; large and there is room. A closing bracket at depth 0 (text JSON.parse would have refused) records nothing.
+  (func $record_container (param $depth i32) (param $end i32)
+    (local $start i32)
+    (local $entry i32)
+    (if (i32.or (i32.eqz (local.get $depth)) (i32.ge_u (global.get $containers) (global.get $container_capacity))) (then (return)))
+    (local.set $start (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
+    (if (i32.lt_u (i32.sub (local.get $end) (local.get $start)) (global.get $recorded_bytes)) (then (return)))
+    (local.set $entry (i32.add (global.get $container_table) (i32.shl (global.get $containers) (i32.const 3))))
+    (i32.store (local.get $entry) (local.get $start))
+    (i32.store offset=4 (local.get $entry) (local.get $end))
+    (global.set $containers (i32.add (global.get $containers) (i32.const 1))))
+
+  ;; Sets $line_feeds and $last_line_feed to the line feeds between document offsets $from and $to, as skip_container
+  ;; does for a container it skips (in a text JSON.parse has accepted, a line feed never lies inside a string).
+  (func (export "line_feeds_between") (param $from i32) (param $to i32)
+    (local $at i32)
+    (local $end i32)
+    (local $mask i32)
+    (local $count i32)
+    (local $last i32)
+    (local.set $at (i32.add (global.get $document_start) (local.get $from)))
+    (local.set $end (i32.add (global.get $document_start) (local.get $to)))
+    (local.set $last (i32.const -1))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $mask (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
+          (then
+            (local.set $mask
+              (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))))
+        (if (local.get $mask)
+          (then
+            (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
+            (local.set $last
+              (i32.sub (i32.add (local.get $at) (i32.sub (i32.const 31) (i32.clz (local.get $mask)))) (global.get $document_start)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $blocks)))
+    (global.set $line_feeds (local.get $count))
+    (global.set $last_line_feed (local.get $last)))
+
   ;; The structure scan. Acts on member names, commas, brackets, braces and escaped u's (a \u escape to look at), in
   ;; document order, so that the answer is the same as reading the bytes one by one.
   (func (export "scan") (param $length i32) (result i32)
@@ -290,6 +342,7 @@
     (local $depth i32)
     (local $expect_name i32)
     (global.set $flags (i32.const 0))
+    (global.set $containers (i32.const 0))
     (global.set $chunk_escaped (i64.const 0))
     (global.set $chunk_in_string (i64.const 0))
     (local.set $end (i32.add (global.get $document_start) (local.get $length)))
@@ -334,12 +387,18 @@
             ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
             (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
               (then
+                (if (i32.le_u (local.get $depth) (global.get $recorded_depth))
+                  (then (call $record_container (local.get $depth) (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start)))))
                 (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
                 (local.set $expect_name (i32.const 0))
                 (br $next)))
             (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
             (if (i32.gt_u (local.get $depth) (i32.const 256))
               (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
+            (if (i32.le_u (local.get $depth) (global.get $recorded_depth))
+              (then
+                (i32.store (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))
+                  (i32.sub (local.get $at) (global.get $document_start)))))
             (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
             (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
             (if (local.get $expect_name)

@@ -12,8 +12,11 @@ interface Instance {
   nonAsciiBytes: (length: number) => number;
   escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
+  lineFeedsBetween: (from: number, to: number) => void;
   lineFeeds: WebAssembly.Global;
   lastLineFeed: WebAssembly.Global;
+  containerTable: number;
+  containers: WebAssembly.Global;
 }
 
 const TOO_DEEP = 1;
@@ -37,7 +40,7 @@ let kept: Instance | undefined;
  * since it was copied in: the escape, the scan and the locator then copy it once instead of once each.
  */
 let residentScope: Uint8Array | undefined;
-let resident: { instance: Instance; bytes: Uint8Array } | undefined;
+let resident: { instance: Instance; bytes: Uint8Array; containerEnds?: ReadonlyMap<number, number> } | undefined;
 
 /**
  * Runs `use` with `bytes` kept in the module's memory across calls on them (the caller must not change the bytes
@@ -69,8 +72,11 @@ function instantiate(module: WebAssembly.Module): Instance {
     nonAsciiBytes: exports.non_ascii_bytes as Instance["nonAsciiBytes"],
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
     skipContainer: exports.skip_container as Instance["skipContainer"],
+    lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
     lineFeeds: exports.line_feeds as WebAssembly.Global,
     lastLineFeed: exports.last_line_feed as WebAssembly.Global,
+    containerTable: (exports.container_table as WebAssembly.Global).value as number,
+    containers: exports.containers as WebAssembly.Global,
   };
 }
 
@@ -125,8 +131,18 @@ export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
   const wasm = instance();
   if (wasm === undefined || load(wasm, bytes) === undefined) return undefined;
   const flags = wasm.scan(bytes.length);
+  // The large containers' ends serve the locator, which reads the same resident copy later in the validation.
+  if (resident !== undefined && resident.instance === wasm && sameBytes(resident.bytes, bytes)) resident.containerEnds = containerEnds(wasm);
   release(wasm);
   return { tooDeep: (flags & TOO_DEEP) !== 0, needsTextPass: (flags & NEEDS_TEXT_PASS) !== 0 };
+}
+
+/** The end of each large container the last scan recorded, by its start. */
+function containerEnds(wasm: Instance): Map<number, number> {
+  const table = new Int32Array(wasm.memory.buffer, wasm.containerTable, 2 * (wasm.containers.value as number));
+  const ends = new Map<number, number>();
+  for (let i = 0; i < table.length; i += 2) ends.set(table[i]!, table[i + 1]!);
+  return ends;
 }
 
 /**
@@ -169,11 +185,18 @@ export interface ContainerSkipper {
 export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: ContainerSkipper | undefined) => T): T {
   const wasm = instance();
   if (wasm === undefined || load(wasm, bytes) === undefined) return use(undefined);
-  const { skipContainer, lineFeeds, lastLineFeed } = wasm;
+  const { skipContainer, lineFeedsBetween, lineFeeds, lastLineFeed } = wasm;
   const length = bytes.length;
+  // Where the scan of this copy recorded a container's end, only its line feeds are counted.
+  const ends = resident?.instance === wasm && sameBytes(resident.bytes, bytes) ? resident.containerEnds : undefined;
   try {
     return use({
-      skip: (from) => skipContainer(from, length),
+      skip: (from) => {
+        const end = ends?.get(from);
+        if (end === undefined) return skipContainer(from, length);
+        lineFeedsBetween(from, end);
+        return end;
+      },
       get lineFeeds() {
         return lineFeeds.value as number;
       },

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
 import { jsonLocator, jsonLocatorInJs, type LocationRequest } from "../../runtime/core/locate.js";
 import { pointerTokens } from "../../runtime/core/json-pointer.js";
+import { scanJsonBytes } from "../../runtime/core/json-structure.js";
+import { withResidentDocument } from "../../runtime/core/json-wasm.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { resolvePointer } from "../helpers/json-pointer.js";
@@ -221,6 +223,33 @@ describe("the WebAssembly container skip", () => {
       const bytes = readCorpusBytes(document);
       const requests = samplePointers(JSON.parse(new TextDecoder().decode(bytes)), 997);
       expect(jsonLocator(bytes, false)(requests), document.file).toEqual(jsonLocatorInJs(bytes, false)(requests));
+    }
+  });
+
+  // Within a validation the structure scan records where the large containers of the top levels end, and the locator
+  // passes them by counting their line feeds.
+  const scannedThenLocated = (bytes: Uint8Array, requests: LocationRequest[]) =>
+    withResidentDocument(bytes, () => {
+      scanJsonBytes(bytes);
+      return jsonLocator(bytes, false)(requests);
+    });
+
+  it("passes a container the scan recorded as the JavaScript scan does, whatever its line feeds' place in a block", () => {
+    for (let pad = 0; pad < 40; pad++) {
+      // Over 16 KB, with a line feed after every third item.
+      const items = Array.from({ length: 2000 }, (_, i) => `"${filler((i * 7 + pad) % 23)}"${i % 3 === 0 ? "\n" : ""}`).join(",");
+      const text = `{"m": {${" ".repeat(pad)}\n "big": [${items}],\n "after": {"x": [1,\n 2]}}}`;
+      JSON.parse(text);
+      const requests = ["/m/after/x/1", "/m/after", "/m/big/1999"].map((pointer) => ({ pointer, target: "value" as const }));
+      expect(scannedThenLocated(encode(text), requests), text.slice(0, 40)).toEqual(jsonLocatorInJs(encode(text))(requests));
+    }
+  });
+
+  it("passes recorded containers as the JavaScript scan does on every corpus document", () => {
+    for (const document of listCorpus()) {
+      const bytes = readCorpusBytes(document);
+      const requests = samplePointers(JSON.parse(new TextDecoder().decode(bytes)), 997);
+      expect(scannedThenLocated(bytes, requests), document.file).toEqual(jsonLocatorInJs(bytes, false)(requests));
     }
   });
 });
