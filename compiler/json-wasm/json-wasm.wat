@@ -301,33 +301,70 @@
     (global.set $containers (i32.add (global.get $containers) (i32.const 1))))
 
   ;; Sets $line_feeds and $last_line_feed to the line feeds between document offsets $from and $to, as skip_container
-  ;; does for a container it skips (in a text JSON.parse has accepted, a line feed never lies inside a string).
+  ;; does for a container it skips (in a text JSON.parse has accepted, a line feed never lies inside a string). Counts
+  ;; 64 bytes a step in byte lanes, summed before a lane could overflow; the last line feed is looked for backwards.
   (func (export "line_feeds_between") (param $from i32) (param $to i32)
     (local $at i32)
     (local $end i32)
+    (local $bulk_end i32)
+    (local $steps i32)
+    (local $lanes v128)
     (local $mask i32)
     (local $count i32)
-    (local $last i32)
     (local.set $at (i32.add (global.get $document_start) (local.get $from)))
     (local.set $end (i32.add (global.get $document_start) (local.get $to)))
-    (local.set $last (i32.const -1))
-    (block $done
-      (loop $blocks
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+    (local.set $bulk_end (i32.sub (local.get $end) (i32.const 64)))
+    (block $bulk_done
+      (loop $batches
+        (br_if $bulk_done (i32.gt_s (local.get $at) (local.get $bulk_end)))
+        ;; Each lane gains at most 4 a step: 63 steps stay below 256.
+        (local.set $lanes (v128.const i64x2 0 0))
+        (local.set $steps (i32.const 63))
+        (block $batch_done
+          (loop $bulk
+            (br_if $batch_done (i32.or (i32.eqz (local.get $steps)) (i32.gt_s (local.get $at) (local.get $bulk_end))))
+            (local.set $lanes
+              (i8x16.sub
+                (i8x16.sub (local.get $lanes) (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a))))
+                (i8x16.eq (v128.load offset=16 (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
+            (local.set $lanes
+              (i8x16.sub
+                (i8x16.sub (local.get $lanes) (i8x16.eq (v128.load offset=32 (local.get $at)) (i8x16.splat (i32.const 0x0a))))
+                (i8x16.eq (v128.load offset=48 (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
+            (local.set $at (i32.add (local.get $at) (i32.const 64)))
+            (local.set $steps (i32.sub (local.get $steps) (i32.const 1)))
+            (br $bulk)))
+        (local.set $lanes (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u (local.get $lanes))))
+        (local.set $count
+          (i32.add (local.get $count)
+            (i32.add
+              (i32.add (i32x4.extract_lane 0 (local.get $lanes)) (i32x4.extract_lane 1 (local.get $lanes)))
+              (i32.add (i32x4.extract_lane 2 (local.get $lanes)) (i32x4.extract_lane 3 (local.get $lanes))))))
+        (br $batches)))
+    ;; The rest, 16 bytes a step, without what lies past $to.
+    (block $rest_done
+      (loop $rest
+        (br_if $rest_done (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $mask (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
         (if (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
           (then
             (local.set $mask
               (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))))
-        (if (local.get $mask)
-          (then
-            (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
-            (local.set $last
-              (i32.sub (i32.add (local.get $at) (i32.sub (i32.const 31) (i32.clz (local.get $mask)))) (global.get $document_start)))))
+        (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
-        (br $blocks)))
+        (br $rest)))
     (global.set $line_feeds (local.get $count))
-    (global.set $last_line_feed (local.get $last)))
+    (global.set $last_line_feed (i32.const -1))
+    (if (i32.eqz (local.get $count)) (then (return)))
+    ;; Backwards from $to, 16 bytes a step: the last line feed is near the end of most containers.
+    (local.set $at (local.get $end))
+    (loop $back
+      (local.set $at (i32.sub (local.get $at) (i32.const 16)))
+      (local.set $mask (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
+      ;; Bytes at or past $to do not count (at the first step, $at + 16 is $to).
+      (br_if $back (i32.eqz (local.get $mask))))
+    (global.set $last_line_feed
+      (i32.sub (i32.add (local.get $at) (i32.sub (i32.const 31) (i32.clz (local.get $mask)))) (global.get $document_start))))
 
   ;; The structure scan. Acts on member names, commas, brackets, braces and escaped u's (a \u escape to look at), in
   ;; document order, so that the answer is the same as reading the bytes one by one.
