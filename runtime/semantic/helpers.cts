@@ -85,10 +85,13 @@ export function KEYPAT(re: RegExp, v: string | undefined): string | null {
  */
 export function KEYREST(prefix: string, v: string | undefined): string | null {
   if (v === undefined || v.length === prefix.length || !v.startsWith(prefix)) return null;
-  const rest = v.slice(prefix.length);
-  return LINE_TERMINATOR.test(rest) ? null : rest;
+  // Keys are short: a loop over them costs less than a regular expression's call.
+  for (let i = prefix.length; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) return null;
+  }
+  return v.slice(prefix.length);
 }
-const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /** Short excerpt of document content for messages (never more than ~80 characters). */
 export function EX(v: unknown): string {
