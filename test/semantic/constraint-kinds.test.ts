@@ -35,6 +35,14 @@ describe("allowed-values", () => {
     ]);
     expect(findings.map((f) => f.message.slice(f.message.lastIndexOf("[")))).toEqual(["[oscal-control-prop-name, oscal-metadata-prop-name-values]", "[oscal-part-prop-name, oscal-metadata-prop-name-values]"]);
   });
+  it("passes a control's part that one constraint of the site enumerates, and reports a deeper part only the other reaches", () => {
+    // "overview" is allowed for a control's own parts, not for every part below it: a part of a part is reported.
+    const overview = (id: string, parts: unknown[] = []) => ({ id, name: "overview", prose: "x", parts });
+    const enhancement = { id: "c1.1", title: "E", parts: [statement("c1.1"), overview("c1.1_ovw")] };
+    const control = { id: "c1", title: "C", parts: [statement("c1"), { id: "c1_gdn", name: "guidance", prose: "x", parts: [overview("c1_gdn.1")] }], controls: [enhancement] };
+    const findings = run("catalog", catalog({ controls: [control] }));
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/parts/1/parts/0/name"]]);
+  });
   it("reports a part of a nested control once, naming first the constraint that reached it first", () => {
     // The enclosing control's .//part search reaches the enhancement's part before the enhancement's own constraints:
     // the enhancement's own .//part search (skipped as a repeat) must not change which rule reports it.

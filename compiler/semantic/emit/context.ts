@@ -2,6 +2,7 @@
 // per-node state, helper functions), the JSON properties the generated code reads, and the types describing a node
 // of the document the code is positioned on.
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../metaschema.js";
+import type { Expr } from "../metapath-ast.js";
 
 /** A constraint that cannot be decided from one document (or never selects anything); carries the reason. */
 export class NotApplicable extends Error {}
@@ -16,6 +17,8 @@ export interface NodeRef {
   key: string; // JS expression: its key in the container
   label: string; // Metapath-like name for messages
   atomic?: boolean; // v is the node's atomic value, already checked with isAtom
+  /** How the node (a flag: its owner) was reached: as `inst` of a `parent` node, kept if the step's `predicates` hold. */
+  via?: { parent: AssemblyDef; inst: ModelInstance; predicates: readonly Expr[] };
 }
 
 export interface Mode {
@@ -95,6 +98,8 @@ export class EmitContext {
   constructor(
     /** allowed-values target sites reached by several constraints, one of them strict: they need the union check. */
     readonly multiSites: ReadonlySet<string>,
+    /** The constraints whose context is a definition, with their rule numbers. */
+    readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[] = () => [],
   ) {}
 
   fresh(prefix: string): string {

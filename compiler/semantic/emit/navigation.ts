@@ -55,9 +55,9 @@ export function emitInstanceLoop(
 }
 
 /** A child node, once its loop has checked its shape (itemGuard): a field without a value key is then atomic. */
-function childRef(inst: ModelInstance, v: string, container: string, key: string): NodeRef {
+function childRef(parent: AssemblyDef, inst: ModelInstance, predicates: readonly Expr[], v: string, container: string, key: string): NodeRef {
   const type: NodeRef["type"] = inst.def.kind === "assembly" ? { kind: "assembly", def: inst.def } : { kind: "field", def: inst.def };
-  return { v, type, container, key, label: inst.name, atomic: inst.def.kind === "field" && inst.def.valueKey === null };
+  return { v, type, container, key, label: inst.name, atomic: inst.def.kind === "field" && inst.def.valueKey === null, via: { parent, inst, predicates } };
 }
 
 /** Statements running `body` once per node selected by `expr` from `ref`. */
@@ -93,14 +93,14 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
       const f = ctx.fresh("f");
       const owner = ref.type.def;
-      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}`, atomic: true };
+      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}`, atomic: true, via: ref.via };
       const onFlag = filtered(next);
       return `{ const ${f} = ${ref.v}${ctx.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${mode.path ? atSegment(js(inst.jsonName), onFlag) : onFlag} } }`;
     }
     case "child": {
       const owner = childOwner(ref, step);
       return childInstances(owner, step)
-        .map((inst) => emitInstanceLoop(ctx, ref.v, owner, inst, mode, (v, c, k) => filtered(childRef(inst, v, c, k))))
+        .map((inst) => emitInstanceLoop(ctx, ref.v, owner, inst, mode, (v, c, k) => filtered(childRef(owner, inst, step.predicates, v, c, k))))
         .join("\n");
     }
     case "descendant": {
@@ -160,8 +160,8 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
       ctx.member(owner, inst.jsonName);
       const { c, i, y } = ctx.loopNamesOf(inst);
       // Predicates read the value only, not where it sits: the filters serve both bodies.
-      const filters = step.predicates.flatMap(conjuncts).map((p) => compileBoolean(ctx, p, childRef(inst, y, c, i)));
-      const render = (container: string, key: string) => emitSteps(ctx, item.steps, selfSteps + 1, childRef(inst, y, container, key), mode, body);
+      const filters = step.predicates.flatMap(conjuncts).map((p) => compileBoolean(ctx, p, childRef(owner, inst, step.predicates, y, c, i)));
+      const render = (container: string, key: string) => emitSteps(ctx, item.steps, selfSteps + 1, childRef(owner, inst, step.predicates, y, container, key), mode, body);
       return {
         kind: "loop",
         owner,
@@ -222,7 +222,7 @@ function descendantSegment(ctx: EmitContext, steps: readonly Step[], at: number,
         ctx.member(current, inst.jsonName);
         let byInstance = matches.get(current);
         if (!byInstance) matches.set(current, (byInstance = new Map()));
-        byInstance.set(inst, afterStep(ctx, steps, at, childRef(inst, "h", "hc", "hk"), mode, body));
+        byInstance.set(inst, afterStep(ctx, steps, at, childRef(current, inst, step.predicates, "h", "hc", "hk"), mode, body));
       }
       if (inst.def.kind === "assembly" && !queued.has(inst.def) && canReach(ctx, inst.def, step.names)) {
         queued.add(inst.def);
@@ -257,7 +257,7 @@ function descendantFunction(ctx: EmitContext, def: AssemblyDef, step: Step & { a
       if (!matches && !deeper) continue;
       parts.push(
         emitInstanceLoop(ctx, "x", current, inst, mode, (v, c, k) => {
-          const match = matches ? onMatch(childRef(inst, v, c, k)) : "";
+          const match = matches ? onMatch(childRef(current, inst, step.predicates, v, c, k)) : "";
           const recurse = deeper ? `${fnName(inst.def)}(${v});` : "";
           return `${match}\n${recurse}`;
         }),

@@ -31,7 +31,7 @@ export class Walk {
     multiSites: ReadonlySet<string>,
     private readonly own: OwnRuleIndices | undefined,
   ) {
-    this.ctx = new EmitContext(multiSites);
+    this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? []);
   }
 
   /**

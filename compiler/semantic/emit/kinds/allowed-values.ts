@@ -1,7 +1,9 @@
 // allowed-values: the target's value is one of the enumerated values. Where several constraints reach the same node
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
 import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
-import { js, type NodeRef } from "../context.js";
+import { js, type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
+import { parseMetapath } from "../../metapath.js";
+import type { Expr, Step } from "../../metapath-ast.js";
 import { withAtom } from "../expressions.js";
 
 /** Where an allowed-values constraint applies: the owner definition and flag, or the field definition. */
@@ -23,7 +25,12 @@ export const allowedValues: ConstraintEmitter = {
       sites.add(c);
       const v = ctx.fresh("v");
       fires = fires || ctx.multiSites.has(site) || !c.allowOther;
-      if (ctx.multiSites.has(site)) return withAtom(ctx, node, v, `R.allowed(${rule}, ${set}.has(String(${v})), ${node.container}, ${node.key}, ${v}, PL);`);
+      if (ctx.multiSites.has(site)) {
+        // A value another constraint of the site will enumerate at this node passes whatever this one says: counted as
+        // a match here, it is never recorded as a miss to be cancelled later.
+        const enumerated = [`${set}.has(s)`, ...coveringConstraints(ctx, unit, node).map(({ rule: other, set: values }) => `(A[${other}] === 1 && ${values}.has(s))`)];
+        return withAtom(ctx, node, v, `{ const s = String(${v}); R.allowed(${rule}, ${enumerated.join(" || ")}, ${node.container}, ${node.key}, ${v}, PL); }`);
+      }
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
       return withAtom(ctx, node, v, `if (!${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]");`);
     });
@@ -33,6 +40,34 @@ export const allowedValues: ConstraintEmitter = {
     return { reset: "", segments: [], writes: undefined };
   },
 };
+
+/**
+ * The other allowed-values constraints certain to check the value at `node` too: those whose context is the definition
+ * of the node's parent and whose target is the same child step (with the same predicates) and flag, so that their loop
+ * over the parent's children meets the node whenever this constraint does. Only predicates that read the node alone
+ * compare: no variables, no positions.
+ */
+function coveringConstraints(ctx: EmitContext, unit: CompileUnit, node: NodeRef): { rule: number; set: string }[] {
+  if (node.type.kind !== "flag" || node.via === undefined || !nodeLocal(node.via.predicates)) return [];
+  const { parent, inst, predicates } = node.via;
+  const flag = node.type.def.name;
+  const wanted = JSON.stringify(predicates);
+  return ctx.unitsOf(parent).flatMap((other) => {
+    const c = other.constraint;
+    if (other === unit || c.kind !== "allowed-values" || ctx.notApplicable.has(c)) return [];
+    const target = parseMetapath(c.target);
+    if (target.type !== "path" || target.rootDescendant || target.steps.length !== 2) return [];
+    const [child, last] = target.steps as [Step, Step];
+    const sameChild = child.axis === "child" && child.names.length === 1 && child.names[0] === inst.name && JSON.stringify(child.predicates) === wanted;
+    const sameFlag = last.axis === "flag" && last.name === flag && last.predicates.length === 0;
+    return sameChild && sameFlag ? [{ rule: other.rule, set: ctx.stringSet(c.enums.map((e) => e.value)) }] : [];
+  });
+}
+
+function nodeLocal(predicates: readonly Expr[]): boolean {
+  const text = JSON.stringify(predicates);
+  return !text.includes('"type":"var"') && !/"name":"(?:position|last)"/.test(text) && predicates.every((p) => p.type !== "literal");
+}
 
 function listText(values: readonly string[]): string {
   const sorted = [...new Set(values)].sort();
