@@ -21,13 +21,15 @@
   (global $is_object i32 (i32.const 0))
   ;; i32 per depth: how many member names of the open object at that depth are listed.
   (global $name_counts i32 (i32.const 1024))
-  ;; 64 i32 hashes per depth: the listed member names of the open object at that depth.
+  ;; 64 i32 hashes per depth: the listed member names of the open object at that depth (depths 1 to 256, so up to
+  ;; 4096 + 257 * 256 = 69888).
   (global $name_lists i32 (i32.const 4096))
   ;; i32 per depth up to $recorded_depth: where the open container at that depth starts (a document offset).
-  (global $container_starts i32 (i32.const 69632))
+  (global $container_starts i32 (i32.const 69888))
   ;; The large containers the scan met near the top of the document, as (start, end) document offsets: the locator
-  ;; passes them by counting their line feeds instead of skipping them bracket by bracket.
-  (global $container_table (export "container_table") i32 (i32.const 69664))
+  ;; passes them by counting their line feeds instead of skipping them bracket by bracket. 1024 entries of 8 bytes,
+  ;; up to 78112, below $document_start.
+  (global $container_table (export "container_table") i32 (i32.const 69920))
   (global $containers (export "containers") (mut i32) (i32.const 0))
   (global $container_capacity i32 (i32.const 1024))
   (global $recorded_depth i32 (i32.const 4))

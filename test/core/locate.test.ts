@@ -2,9 +2,9 @@
 // Every expected position below is counted by hand from the document text written next to it.
 import { describe, expect, it } from "vitest";
 import { validateBytes, validateDocument } from "../../runtime/core/validate.js";
-import { jsonLocator, jsonLocatorInJs, type LocationRequest } from "../../runtime/core/locate.js";
+import { jsonLocator, jsonLocatorInJs, withLocations, type LocationRequest } from "../../runtime/core/locate.js";
 import { pointerTokens } from "../../runtime/core/json-pointer.js";
-import { scanJsonBytes } from "../../runtime/core/json-structure.js";
+import { MAX_NESTING_DEPTH, scanJsonBytes, textFindings } from "../../runtime/core/json-structure.js";
 import { withResidentDocument } from "../../runtime/core/json-wasm.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
@@ -82,6 +82,16 @@ describe("finding positions in JSON", () => {
     const text = '{"catalog": {"uuid": "x", "metadata": {}, "uuid": "y"}}';
     expect(text.indexOf('"y"') + 1).toBe(51);
     expect(placed(issues(text)).filter((entry) => entry.startsWith("/catalog/uuid ")).sort()).toEqual(["/catalog/uuid duplicate-name 1:51", "/catalog/uuid pattern 1:51"]);
+  });
+
+  it("placing findings adds their line and column after their own fields and changes nothing else", () => {
+    // Findings of the JSON text itself list their fields in an order of their own: a report keeps it.
+    const text = '{"catalog": {"uuid": "x", "metadata": {"title": "\\ud800"}, "uuid": "y"}}';
+    const found = textFindings(text);
+    const located = withLocations(found, jsonLocator(encode(text)));
+    expect(found.length).toBe(2);
+    expect(located.map((issue) => Object.keys(issue))).toEqual(found.map((issue) => [...Object.keys(issue), "line", "column"]));
+    expect(located.map(({ line: _line, column: _column, ...rest }) => rest)).toEqual(found);
   });
 
   it("a scan told that no name repeats, which stops at the last request, places what the whole scan places", () => {
@@ -243,6 +253,24 @@ describe("the WebAssembly container skip", () => {
       const requests = ["/m/after/x/1", "/m/after", "/m/big/1999"].map((pointer) => ({ pointer, target: "value" as const }));
       expect(scannedThenLocated(encode(text), requests), text.slice(0, 40)).toEqual(jsonLocatorInJs(encode(text))(requests));
     }
+  });
+
+  it("keeps the recorded ends apart from the member names of the deepest objects", () => {
+    // The scan lists the hashes of the member names of each open object, up to the nesting limit. An object at that
+    // depth whose fifth name hashes to the offset of an earlier container's brace once overwrote where that container
+    // starts, so the locator took a wrong end for it. The hash is the scan's FNV-1a over the name's bytes.
+    const fnv1a = (name: string) => [...encode(name)].reduce((hash, byte) => Math.imul(hash ^ byte, 0x01000193) >>> 0, 0x811c9dc5);
+    let name = "";
+    for (let i = 0; !(fnv1a(name) > 300 && fnv1a(name) < 3000); i++) name = `k${i.toString(36)}`;
+    const head = '{\n "m": {\n  "pad": "';
+    const padding = fnv1a(name) - `${head}",\n  "a": `.length;
+    const deepest = `{"n0": 1, "n1": 2, "n2": 3, "n3": 4, "${name}": "${filler(20000)}"}`;
+    const nested = `${"[\n".repeat(MAX_NESTING_DEPTH - 3)}${deepest}${"\n]".repeat(MAX_NESTING_DEPTH - 3)}`;
+    const text = `${head}${filler(padding)}",\n  "a": {\n   "x": "${filler(20000)}"\n  },\n  "z": ${nested},\n  "b": [1,\n 2]\n }\n}\n`;
+    JSON.parse(text);
+    expect(text.indexOf('"a": {') + 5).toBe(fnv1a(name));
+    const requests = ["/m/b/1", "/m/z"].map((pointer) => ({ pointer, target: "value" as const }));
+    expect(scannedThenLocated(encode(text), requests)).toEqual(jsonLocatorInJs(encode(text))(requests));
   });
 
   it("passes recorded containers as the JavaScript scan does on every corpus document", () => {
