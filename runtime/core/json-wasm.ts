@@ -40,7 +40,7 @@ let kept: Instance | undefined;
  * since it was copied in: the escape, the scan and the locator then copy it once instead of once each.
  */
 let residentScope: Uint8Array | undefined;
-let resident: { instance: Instance; bytes: Uint8Array; containerEnds?: ReadonlyMap<number, number> } | undefined;
+let resident: { instance: Instance; bytes: Uint8Array; scanned: boolean } | undefined;
 
 /**
  * Runs `use` with `bytes` kept in the module's memory across calls on them (the caller must not change the bytes
@@ -62,6 +62,11 @@ export function withResidentDocument<T>(bytes: Uint8Array, use: () => T): T {
 
 /** Views of the same bytes (the escape gets the document without a byte-order mark as a view of its own). */
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.length === b.length;
+
+/** The resident copy, when it is `bytes` in `instance`'s memory. */
+function residentCopy(instance: Instance, bytes: Uint8Array): NonNullable<typeof resident> | undefined {
+  return resident !== undefined && resident.instance === instance && sameBytes(resident.bytes, bytes) ? resident : undefined;
+}
 
 function instantiate(module: WebAssembly.Module): Instance {
   const { exports } = new WebAssembly.Instance(module);
@@ -111,13 +116,13 @@ function reserve(instance: Instance, end: number): boolean {
  */
 function load(instance: Instance, bytes: Uint8Array): number | undefined {
   const end = instance.documentStart + bytes.length + PADDING_BYTES;
-  if (resident !== undefined && resident.instance === instance && sameBytes(resident.bytes, bytes)) return end;
+  if (residentCopy(instance, bytes) !== undefined) return end;
   resident = undefined;
   if (!reserve(instance, end)) return undefined;
   const view = new Uint8Array(instance.memory.buffer, instance.documentStart, bytes.length + PADDING_BYTES);
   view.set(bytes);
   view.fill(0x20, bytes.length);
-  if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes };
+  if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes, scanned: false };
   return end;
 }
 
@@ -131,8 +136,10 @@ export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
   const wasm = instance();
   if (wasm === undefined || load(wasm, bytes) === undefined) return undefined;
   const flags = wasm.scan(bytes.length);
-  // The large containers' ends serve the locator, which reads the same resident copy later in the validation.
-  if (resident !== undefined && resident.instance === wasm && sameBytes(resident.bytes, bytes)) resident.containerEnds = containerEnds(wasm);
+  // The large containers' ends it recorded serve the locator, which reads the same resident copy later in the
+  // validation (and the table stays as it is until the next scan, of another copy).
+  const copy = residentCopy(wasm, bytes);
+  if (copy !== undefined) copy.scanned = true;
   release(wasm);
   return { tooDeep: (flags & TOO_DEEP) !== 0, needsTextPass: (flags & NEEDS_TEXT_PASS) !== 0 };
 }
@@ -188,7 +195,7 @@ export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: Co
   const { skipContainer, lineFeedsBetween, lineFeeds, lastLineFeed } = wasm;
   const length = bytes.length;
   // Where the scan of this copy recorded a container's end, only its line feeds are counted.
-  const ends = resident?.instance === wasm && sameBytes(resident.bytes, bytes) ? resident.containerEnds : undefined;
+  const ends = residentCopy(wasm, bytes)?.scanned === true ? containerEnds(wasm) : undefined;
   try {
     return use({
       skip: (from) => {

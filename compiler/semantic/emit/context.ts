@@ -99,7 +99,7 @@ export class EmitContext {
     /** allowed-values target sites reached by several constraints, one of them strict: they need the union check. */
     readonly multiSites: ReadonlySet<string>,
     /** The constraints whose context is a definition, with their rule numbers. */
-    readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[] = () => [],
+    readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[],
   ) {}
 
   fresh(prefix: string): string {
