@@ -2,7 +2,7 @@
 ;; - escape_non_ascii: the one-byte text of runtime/core/json-text.ts, each non-ASCII character as \u escapes;
 ;; - skip_container: the finding locator's skip (runtime/core/locate.ts) over a container it does not walk into,
 ;;   counting the line feeds it passes; line_feeds_between does the counting alone, for a container whose end the scan
-;;   recorded;
+;;   recorded, and continuation_bytes_between the characters before a finding on its line;
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
@@ -459,6 +459,29 @@
         (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
         (local.set $count
           (i32.add (local.get $count) (i32.popcnt (i8x16.bitmask (v128.load (local.get $at))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (br $next)))
+    (local.get $count))
+
+  ;; UTF-8 continuation bytes (10xxxxxx) from document offset $from to $to: the locator's columns count code points,
+  ;; the bytes that are not continuation bytes, and a minified document's line is the whole document.
+  (func (export "continuation_bytes_between") (param $from i32) (param $to i32) (result i32)
+    (local $at i32)
+    (local $end i32)
+    (local $mask i32)
+    (local $count i32)
+    (local.set $at (i32.add (global.get $document_start) (local.get $from)))
+    (local.set $end (i32.add (global.get $document_start) (local.get $to)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_s (local.get $at) (local.get $end)))
+        ;; As signed bytes, continuation bytes are the ones below 0xc0 (-64).
+        (local.set $mask (i8x16.bitmask (i8x16.lt_s (v128.load (local.get $at)) (i8x16.splat (i32.const 0xc0)))))
+        (if (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
+          (then
+            (local.set $mask
+              (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))))
+        (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $next)))
     (local.get $count))

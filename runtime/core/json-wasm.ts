@@ -13,6 +13,7 @@ interface Instance {
   escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
   lineFeedsBetween: (from: number, to: number) => void;
+  continuationBytesBetween: (from: number, to: number) => number;
   lineFeeds: WebAssembly.Global;
   lastLineFeed: WebAssembly.Global;
   containerTable: number;
@@ -78,6 +79,7 @@ function instantiate(module: WebAssembly.Module): Instance {
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
     skipContainer: exports.skip_container as Instance["skipContainer"],
     lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
+    continuationBytesBetween: exports.continuation_bytes_between as Instance["continuationBytesBetween"],
     lineFeeds: exports.line_feeds as WebAssembly.Global,
     lastLineFeed: exports.last_line_feed as WebAssembly.Global,
     containerTable: (exports.container_table as WebAssembly.Global).value as number,
@@ -183,6 +185,8 @@ export interface ContainerSkipper {
   /** Line feeds the last skip passed, and the byte offset of the last of them (-1 when none). */
   readonly lineFeeds: number;
   readonly lastLineFeed: number;
+  /** Code points (bytes that are not UTF-8 continuation bytes) from byte offset `from` to `to`. */
+  codePointsBetween(from: number, to: number): number;
 }
 
 /**
@@ -192,7 +196,7 @@ export interface ContainerSkipper {
 export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: ContainerSkipper | undefined) => T): T {
   const wasm = instance();
   if (wasm === undefined || load(wasm, bytes) === undefined) return use(undefined);
-  const { skipContainer, lineFeedsBetween, lineFeeds, lastLineFeed } = wasm;
+  const { skipContainer, lineFeedsBetween, continuationBytesBetween, lineFeeds, lastLineFeed } = wasm;
   const length = bytes.length;
   // Where the scan of this copy recorded a container's end, only its line feeds are counted.
   const ends = residentCopy(wasm, bytes)?.scanned === true ? containerEnds(wasm) : undefined;
@@ -210,6 +214,7 @@ export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: Co
       get lastLineFeed() {
         return lastLineFeed.value as number;
       },
+      codePointsBetween: (from, to) => to - from - continuationBytesBetween(from, to),
     });
   } finally {
     release(wasm);

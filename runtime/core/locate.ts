@@ -108,6 +108,9 @@ function locate(bytes: Uint8Array, requests: readonly LocationRequest[], namesRe
 
 // The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
 
+/** Below this many bytes, counting a column in JavaScript costs less than the call into WebAssembly. */
+const WASM_COUNTED_BYTES = 256;
+
 /** 1 for the bytes that matter while skipping a container: quotes, brackets, braces and line feeds. */
 const CONTAINER_BYTES = new Uint8Array(256);
 for (const byte of [QUOTE, OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY, LINE_FEED]) CONTAINER_BYTES[byte] = 1;
@@ -188,8 +191,9 @@ class JsonScan {
       this.countedTo = this.lineStart;
       this.column = 1;
     }
-    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
-    for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
+    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx); WebAssembly counts a long stretch.
+    if (this.skipper !== undefined && offset - this.countedTo >= WASM_COUNTED_BYTES) this.column += this.skipper.codePointsBetween(this.countedTo, offset);
+    else for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
     this.countedTo = offset;
     for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
     this.unplaced -= requests.length;

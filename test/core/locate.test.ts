@@ -228,6 +228,19 @@ describe("the WebAssembly container skip", () => {
     }
   });
 
+  it("counts the columns of a long line as the JavaScript scan does: characters of 1 to 4 bytes on every side of the 16-byte blocks", () => {
+    for (let pad = 0; pad < 48; pad++) {
+      // One line of over 256 bytes (counted in WebAssembly) before each finding, the characters shifted a byte a round.
+      const prose = Array.from({ length: 120 }, (_, i) => `${filler((i + pad) % 5)}${["é", "€", "😀", "a"][i % 4]}`).join("");
+      const text = `{"a": "${prose}", "b": [1, "${prose}", {"c": "${prose}"}], "d": 2}`;
+      JSON.parse(text);
+      const requests = ["/b/2/c", "/b/1", "/d"].map((pointer) => ({ pointer, target: "value" as const }));
+      const positions = jsonLocator(encode(text))(requests);
+      expect(positions, text).toEqual(jsonLocatorInJs(encode(text))(requests));
+      expect(positions[2]!.column).toBe([...text.slice(0, text.lastIndexOf("2"))].length + 1);
+    }
+  });
+
   it("places what the JavaScript scan places on every corpus document", () => {
     for (const document of listCorpus()) {
       const bytes = readCorpusBytes(document);
