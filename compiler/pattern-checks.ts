@@ -4,19 +4,21 @@
 // these checks look at two characters and let a native search find line breaks (about twice as fast on OSCAL text).
 // Each check accepts exactly the strings its pattern accepts (test/compiler/pattern-checks.test.ts compares them on
 // every short string over the characters the pattern distinguishes), and the validators call it only on strings (Ajv
-// applies `pattern` to strings alone). The UUID and token patterns stay regular expressions: the engine matches
-// them as fast as plain code did.
+// applies `pattern` to strings alone). The token pattern becomes the same language written with character classes
+// instead of alternations in capturing groups, which the engine matches about a third faster (it is the pattern of
+// every id, name and class); the UUID pattern stays as it is: the engine matches it as fast as plain code did.
 
 export interface PatternCheck {
   /** The pattern as the schema writes it, with the flags Ajv compiles it with. */
   source: string;
   flags: string;
-  /** An object expression with a `test(text)` method, standing in for `new RegExp(source, flags)`. */
+  /** An expression of an object with a `test(text)` method, standing in for `new RegExp(source, flags)`. */
   code: string;
 }
 
 const STRING = "^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$";
 const SINGLE_LINE = "^[^\n]+$";
+const TOKEN = "^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$";
 
 // No CR or LF anywhere, and neither the first nor the last character is a tab, LF, CR or space (one character is
 // both). A surrogate pair's units are never one of these, so looking at code units is looking at code points.
@@ -36,9 +38,12 @@ const SINGLE_LINE_CHECK = `{
   },
 }`;
 
+const TOKEN_CHECK = "/^[\\p{L}_][\\p{L}\\p{N}._-]*$/u";
+
 export const PATTERN_CHECKS: readonly PatternCheck[] = [
   { source: STRING, flags: "u", code: STRING_CHECK },
   { source: SINGLE_LINE, flags: "u", code: SINGLE_LINE_CHECK },
+  { source: TOKEN, flags: "u", code: TOKEN_CHECK },
 ];
 
 const PATTERN_DEFINITION = /const (pattern\d+) = new RegExp\(("(?:[^"\\]|\\.)*"), "([a-z]*)"\);/g;

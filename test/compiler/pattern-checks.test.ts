@@ -34,8 +34,8 @@ function disagreements(check: Check, pattern: RegExp, texts: Iterable<string>): 
 const indexOf = (source: string) => PATTERN_CHECKS.findIndex((check) => check.source === source);
 
 describe("pattern checks", () => {
-  it("covers the string and single-line patterns", () => {
-    expect(PATTERN_CHECKS.map((check) => check.source)).toEqual(["^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$", "^[^\n]+$"]);
+  it("covers the string, single-line and token patterns", () => {
+    expect(PATTERN_CHECKS.map((check) => check.source)).toEqual(["^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$", "^[^\n]+$", "^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$"]);
   });
 
   it("string: every string of up to 4 characters over the characters it distinguishes", () => {
@@ -48,6 +48,14 @@ describe("pattern checks", () => {
   it("single line: every string of up to 4 characters over the characters it distinguishes", () => {
     const { check, pattern } = checkOf(indexOf("^[^\n]+$"));
     expect(disagreements(check, pattern, stringsUpTo(["a", "\n", "\r", "\u2028", "\ud800", "\ud835\udc00"], 4))).toEqual([]);
+    expect(disagreements(check, pattern, stringsUpTo([...ALL_ASCII, ...BEYOND_ASCII], 2))).toEqual([]);
+  });
+
+  it("token: every string of up to 4 characters over the characters it distinguishes", () => {
+    const { check, pattern } = checkOf(indexOf("^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$"));
+    // Letters (one a surrogate pair), numbers of each kind, the three punctuation marks, and what is none of them.
+    const alphabet = ["a", "Z", "é", "\ud835\udc00", "7", "٣", "²", "Ⅻ", "_", ".", "-", " ", ":", "\ud83d\ude00", "\ud800"];
+    expect(disagreements(check, pattern, stringsUpTo(alphabet, 4))).toEqual([]);
     expect(disagreements(check, pattern, stringsUpTo([...ALL_ASCII, ...BEYOND_ASCII], 2))).toEqual([]);
   });
 
