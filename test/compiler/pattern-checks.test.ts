@@ -1,7 +1,8 @@
 // The plain-code checks that stand in for datatype patterns in the emitted validators must accept exactly what the
 // patterns accept: compared here on every short string over alphabets of the characters each pattern distinguishes.
 import { describe, expect, it } from "vitest";
-import { PATTERN_CHECKS, replacePatternChecks } from "../../compiler/pattern-checks.js";
+import { createRequire } from "node:module";
+import { COMMON_URI, PATTERN_CHECKS, replacePatternChecks, withCommonUriFirst } from "../../compiler/pattern-checks.js";
 
 type Check = { test(text: string): boolean };
 
@@ -65,5 +66,34 @@ describe("pattern checks", () => {
     expect(replaced).not.toContain('const pattern0 = new RegExp');
     expect(replaced).toContain('const pattern1 = new RegExp("^[^\\n]+$", "");');
     expect(replaced).toContain('const pattern2 = new RegExp("^a$", "u");');
+  });
+
+  it("common URIs: every string the shortcut accepts is a uri to the full format, on every short string after each prefix that matters", () => {
+    const fullUri = (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: { uri: (text: string) => boolean } }).fullFormats.uri;
+    const common = new RegExp(COMMON_URI, "i");
+    const alphabet = ["a", "Z", "0", "+", "-", ".", "_", "~", ":", "/", "?", "#", "[", "]", "@", "!", "$", "&", "'", "(", ")", "*", ",", ";", "=", "%", " ", "é", '"', "\\"];
+    const accepted: string[] = [];
+    const wrong: string[] = [];
+    // The characters go in every part: before and in the scheme, after its colon, in the host, the path, the query and
+    // the fragment.
+    const shapes = [(c: string) => c, (c: string) => `${c}a://h`, (c: string) => `a${c}://h`, (c: string) => `a:${c}//h`, (c: string) => `a://${c}`];
+    for (const part of ["a://h", "a://h/", "a://h/p/", "a://h?", "a://h#f"]) shapes.push((c: string) => part + c);
+    for (const shape of shapes) {
+      for (const characters of stringsUpTo(alphabet, 3)) {
+        const text = shape(characters);
+        if (!common.test(text)) continue;
+        accepted.push(text);
+        if (!fullUri(text)) wrong.push(text);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(accepted.length).toBeGreaterThan(50_000);
+    for (const uri of ["http://csrc.nist.gov/ns/oscal", "https://doi.org/10.6028/NIST.SP.800-53r5", "HTTPS://Example.com/a/b?x=1&y=2#top"]) expect(common.test(uri), uri).toBe(true);
+  });
+
+  it("the uri format tries the common shape first and answers as the full format does", () => {
+    const code = 'const formats4 = require("ajv-formats/dist/formats").fullFormats.uri;';
+    const uri = new Function("require", `${withCommonUriFirst(code)} return formats4;`)(createRequire(import.meta.url)) as (text: string) => boolean;
+    for (const [text, valid] of [["http://csrc.nist.gov/ns/oscal", true], ["urn:ietf:rfc:3986", true], ["http://h:8080/%20", true], ["no scheme", false], ["a://h/ space", false]] as const) expect(uri(text), text).toBe(valid);
   });
 });
