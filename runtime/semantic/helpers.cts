@@ -114,6 +114,7 @@ export class PathNode {
   /** The first child made, and every child once there is a second: most nodes on recorded paths have one. */
   private firstChild: PathNode | null = null;
   private children: Map<Segment, PathNode> | null = null;
+  /** The findings made at this node, in the order they were made. */
   findings: Finding[] | null = null;
   /** Set once some finding is at this node or below it: ordering visits only those nodes. */
   holdsFindings = false;
@@ -222,7 +223,9 @@ export class SemanticRun {
   }
 
   private reportAt(rule: number, at: PathNode, message: string): void {
-    this.findings.push({ rule, at, message });
+    const finding = { rule, at, message };
+    this.findings.push(finding);
+    (at.findings ??= []).push(finding);
   }
 
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
@@ -373,22 +376,24 @@ export class SemanticRun {
   }
 
   private finishLinks(rule: number): void {
-    // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice.
-    let reported: Set<PathNode> | null = null;
+    // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice. Links
+    // are reported at href nodes, never a link's node: what this loop reports does not change that answer for others.
     const links = this.links;
     for (let i = 0; i < links.length; i += 2) {
       const raw = links[i] as string;
       if (this.ids.has(raw)) continue;
-      let fragment = raw;
-      try {
-        fragment = decodeURIComponent(fragment);
-      } catch {
-        // keep the raw fragment
+      // Without a percent sign, decoding gives the same fragment back.
+      if (raw.indexOf("%") >= 0) {
+        let fragment = raw;
+        try {
+          fragment = decodeURIComponent(fragment);
+        } catch {
+          // keep the raw fragment
+        }
+        if (this.ids.has(fragment)) continue;
       }
-      if (this.ids.has(fragment)) continue;
-      if (reported === null) reported = new Set(this.findings.map((f) => f.at));
       const at = this.nodeOf(links[i + 1] as Place);
-      if (!reported.has(at.up!)) this.reportAt(rule, at, `Link target ${EX(`#${raw}`)} does not match any id or uuid in this document`);
+      if (at.up!.findings === null) this.reportAt(rule, at, `Link target ${EX(`#${raw}`)} does not match any id or uuid in this document`);
     }
   }
 
@@ -399,7 +404,6 @@ export class SemanticRun {
    */
   private inDocumentOrder(document: unknown, limit: number): Finding[] {
     for (const finding of this.findings) {
-      (finding.at.findings ??= []).push(finding);
       for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
     }
     const out: Finding[] = [];

@@ -81,6 +81,25 @@ describe("semantic run", () => {
     const found = run.finish({ catalog: { links: [{ href: "#sec%201" }, { href: "#nowhere" }] } }, 2);
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([[2, "/catalog/links/1/href"]]);
   });
+
+  it("does not report a fragment link again where its link already holds a finding, and keeps a malformed escape as written", () => {
+    const { run, at } = runOver("catalog");
+    const index = run.indexes["ix"]!;
+    run.reference(1, index, "gone", at("links", 0), "refers to a missing key:");
+    run.link("gone", at("links", 0, "href"));
+    run.report(0, at("links", 1), "on the second link");
+    run.link("also-gone", at("links", 1, "href"));
+    run.link("bad%zz", at("links", 2, "href"));
+    run.link("%41", at("links", 3, "href"));
+    run.ids.add("A");
+    const found = run.finish({ catalog: { links: [{ href: "#gone" }, { href: "#also-gone" }, { href: "#bad%zz" }, { href: "#%41" }] } }, 2);
+    expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([
+      [1, "/catalog/links/0"],
+      [0, "/catalog/links/1"],
+      [2, "/catalog/links/2/href"],
+    ]);
+    expect(found[2]!.message).toBe('Link target "#bad%zz" does not match any id or uuid in this document');
+  });
 });
 
 describe("index keys", () => {
