@@ -340,10 +340,11 @@ export class SemanticRun {
       if (miss !== undefined && miss.rules.indexOf(rule) < 0) miss.rules.push(rule);
     }
     // Misses by the same constraints share the rule reported and the end of the message.
-    const verdicts = new Map<string, { strict: number; text: string }>();
+    // Most misses are by one constraint: its number is the key, without joining a list.
+    const verdicts = new Map<number | string, { strict: number; text: string }>();
     for (const byKey of unmatched.values()) {
       for (const miss of byKey.values()) {
-        const combination = miss.rules.join(",");
+        const combination = miss.rules.length === 1 ? miss.rules[0]! : miss.rules.join(",");
         let verdict = verdicts.get(combination);
         if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(miss.rules)));
         this.reportAt(verdict.strict, miss.at, `Value ${EX(miss.value)} ${verdict.text}`);
