@@ -5,7 +5,7 @@ import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { SchemaEnv } from "ajv/dist/compile/index.js";
-import { replacePatternChecks, withCommonUriFirst } from "./pattern-checks.js";
+import { replacePatternChecks, withCommonUrisFirst } from "./pattern-checks.js";
 import { schemaLocations } from "./schema-walk.js";
 import type { JsonSchema } from "./schema-source.js";
 
@@ -55,7 +55,7 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
   for (const ref of Object.values(exports)) {
     if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
   }
-  return withCommonUriFirst(replacePatternChecks(toStandalone(ajv, exports)));
+  return withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports)));
 }
 
 /**

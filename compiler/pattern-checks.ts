@@ -8,6 +8,8 @@
 // instead of alternations in capturing groups, which the engine matches about a third faster (it is the pattern of
 // every id, name and class); the UUID pattern stays as it is: the engine matches it as fast as plain code did.
 
+import { createRequire } from "node:module";
+
 export interface PatternCheck {
   /** The pattern as the schema writes it, with the flags Ajv compiles it with. */
   source: string;
@@ -65,12 +67,27 @@ export function replacePatternChecks(code: string): string {
  */
 export const COMMON_URI = "^[a-z][a-z0-9+\\-.]*:\\/\\/[a-z0-9\\-._~!$&'()*+,;=]*(?:\\/[a-z0-9\\-._~!$&'()*+,;=:@]*)*(?:\\?[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?(?:#[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?$";
 
-const URI_FORMAT = /const (formats\d+) = (require\("ajv-formats\/dist\/formats"\)\.fullFormats\.uri);/g;
+/**
+ * The same for `uri-reference` (every href): a fragment of the document ("#ac-1"), or a URI of the common shape above,
+ * each optionally with a query and a fragment. ajv-formats' expression makes every part optional, and its first branch
+ * takes the scheme, "//", the host and the path of a common URI.
+ */
+export const COMMON_URI_REFERENCE = "^(?:[a-z][a-z0-9+\\-.]*:\\/\\/[a-z0-9\\-._~!$&'()*+,;=]*(?:\\/[a-z0-9\\-._~!$&'()*+,;=:@]*)*)?(?:\\?[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?(?:#[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?$";
 
-/** Ajv's module-level reference to the `uri` format, replaced by one that tries COMMON_URI first. */
-export function withCommonUriFirst(code: string): string {
-  return code.replace(
-    URI_FORMAT,
-    (_, name: string, fullFormat: string) => `const ${name}Common = /${COMMON_URI}/i;const ${name}Full = ${fullFormat};const ${name} = (text) => ${name}Common.test(text) || ${name}Full(text);`,
-  );
+const URI_FORMAT = /const (formats\d+) = (require\("ajv-formats\/dist\/formats"\)\.fullFormats\.uri);/g;
+// Ajv inlines the uri-reference expression as a literal, written as ajv-formats' RegExp prints.
+const uriReference = (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: Record<string, RegExp> }).fullFormats["uri-reference"]!;
+const URI_REFERENCE_FORMAT = new RegExp(`const (formats\\d+) = (${`/${uriReference.source}/${uriReference.flags}`.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")});`, "g");
+
+/**
+ * Ajv's module-level references to the `uri` format (a function) and the `uri-reference` format (a regular expression,
+ * inlined), replaced by ones that try the common shape first.
+ */
+export function withCommonUrisFirst(code: string): string {
+  return code
+    .replace(URI_FORMAT, (_, name: string, full: string) => `const ${name}Common = /${COMMON_URI}/i;const ${name}Full = ${full};const ${name} = (text) => ${name}Common.test(text) || ${name}Full(text);`)
+    .replace(
+      URI_REFERENCE_FORMAT,
+      (_, name: string, full: string) => `const ${name}Common = /${COMMON_URI_REFERENCE}/i;const ${name}Full = ${full};const ${name} = { test: (text) => ${name}Common.test(text) || ${name}Full.test(text) };`,
+    );
 }

@@ -2,7 +2,7 @@
 // patterns accept: compared here on every short string over alphabets of the characters each pattern distinguishes.
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
-import { COMMON_URI, PATTERN_CHECKS, replacePatternChecks, withCommonUriFirst } from "../../compiler/pattern-checks.js";
+import { COMMON_URI, COMMON_URI_REFERENCE, PATTERN_CHECKS, replacePatternChecks, withCommonUrisFirst } from "../../compiler/pattern-checks.js";
 
 type Check = { test(text: string): boolean };
 
@@ -68,32 +68,44 @@ describe("pattern checks", () => {
     expect(replaced).toContain('const pattern2 = new RegExp("^a$", "u");');
   });
 
-  it("common URIs: every string the shortcut accepts is a uri to the full format, on every short string after each prefix that matters", () => {
-    const fullUri = (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: { uri: (text: string) => boolean } }).fullFormats.uri;
-    const common = new RegExp(COMMON_URI, "i");
-    const alphabet = ["a", "Z", "0", "+", "-", ".", "_", "~", ":", "/", "?", "#", "[", "]", "@", "!", "$", "&", "'", "(", ")", "*", ",", ";", "=", "%", " ", "é", '"', "\\"];
-    const accepted: string[] = [];
-    const wrong: string[] = [];
-    // The characters go in every part: before and in the scheme, after its colon, in the host, the path, the query and
-    // the fragment.
-    const shapes = [(c: string) => c, (c: string) => `${c}a://h`, (c: string) => `a${c}://h`, (c: string) => `a:${c}//h`, (c: string) => `a://${c}`];
-    for (const part of ["a://h", "a://h/", "a://h/p/", "a://h?", "a://h#f"]) shapes.push((c: string) => part + c);
-    for (const shape of shapes) {
-      for (const characters of stringsUpTo(alphabet, 3)) {
-        const text = shape(characters);
-        if (!common.test(text)) continue;
-        accepted.push(text);
-        if (!fullUri(text)) wrong.push(text);
-      }
-    }
-    expect(wrong).toEqual([]);
-    expect(accepted.length).toBeGreaterThan(50_000);
-    for (const uri of ["http://csrc.nist.gov/ns/oscal", "https://doi.org/10.6028/NIST.SP.800-53r5", "HTTPS://Example.com/a/b?x=1&y=2#top"]) expect(common.test(uri), uri).toBe(true);
-  });
+  const fullFormats = (createRequire(import.meta.url)("ajv-formats/dist/formats") as { fullFormats: { uri: (text: string) => boolean; "uri-reference": RegExp } }).fullFormats;
+  const fullUriReference = (text: string) => fullFormats["uri-reference"].test(text);
 
-  it("the uri format tries the common shape first and answers as the full format does", () => {
-    const code = 'const formats4 = require("ajv-formats/dist/formats").fullFormats.uri;';
-    const uri = new Function("require", `${withCommonUriFirst(code)} return formats4;`)(createRequire(import.meta.url)) as (text: string) => boolean;
+  for (const [format, commonSource, full, examples] of [
+    ["uri", COMMON_URI, fullFormats.uri, ["http://csrc.nist.gov/ns/oscal", "https://doi.org/10.6028/NIST.SP.800-53r5", "HTTPS://Example.com/a/b?x=1&y=2#top"]],
+    ["uri-reference", COMMON_URI_REFERENCE, fullUriReference, ["#ac-1", "#3a7c0b2e-8a1f-4b6e-9c3d-2f1e0a9b8c7d", "https://fedramp.gov/x.json#part", "", "?q"]],
+  ] as const) {
+    it(`common ${format}s: every string the shortcut accepts, the full format accepts, on every short string in each part`, () => {
+      const common = new RegExp(commonSource, "i");
+      const alphabet = ["a", "Z", "0", "+", "-", ".", "_", "~", ":", "/", "?", "#", "[", "]", "@", "!", "$", "&", "'", "(", ")", "*", ",", ";", "=", "%", " ", "é", '"', "\\"];
+      const accepted: string[] = [];
+      const wrong: string[] = [];
+      // The characters go in every part: before and in the scheme, after its colon, in the host, the path, the query
+      // and the fragment.
+      const shapes = [(c: string) => c, (c: string) => `${c}a://h`, (c: string) => `a${c}://h`, (c: string) => `a:${c}//h`, (c: string) => `a://${c}`];
+      for (const part of ["a://h", "a://h/", "a://h/p/", "a://h?", "a://h#f", "#", "?"]) shapes.push((c: string) => part + c);
+      for (const shape of shapes) {
+        for (const characters of stringsUpTo(alphabet, 3)) {
+          const text = shape(characters);
+          if (!common.test(text)) continue;
+          accepted.push(text);
+          if (!full(text)) wrong.push(text);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(accepted.length).toBeGreaterThan(50_000);
+      for (const example of examples) expect(common.test(example), example).toBe(true);
+    });
+  }
+
+  it("the uri formats try the common shape first and answer as the full formats do", () => {
+    const literal = `/${fullFormats["uri-reference"].source}/${fullFormats["uri-reference"].flags}`;
+    const code = `const formats4 = require("ajv-formats/dist/formats").fullFormats.uri;const formats5 = ${literal};`;
+    const rewritten = withCommonUrisFirst(code);
+    expect(rewritten).toContain("formats4Common.test(text) || formats4Full(text)");
+    expect(rewritten).toContain("formats5Common.test(text) || formats5Full.test(text)");
+    const [uri, uriReference] = new Function("require", `${rewritten} return [formats4, formats5];`)(createRequire(import.meta.url)) as [(text: string) => boolean, RegExp];
     for (const [text, valid] of [["http://csrc.nist.gov/ns/oscal", true], ["urn:ietf:rfc:3986", true], ["http://h:8080/%20", true], ["no scheme", false], ["a://h/ space", false]] as const) expect(uri(text), text).toBe(valid);
+    for (const [text, valid] of [["#ac-1", true], ["../x.json", true], ["http://h:8080/%20", true], ["#a b", false], ["a://h/ space", false]] as const) expect(uriReference.test(text), text).toBe(valid);
   });
 });
