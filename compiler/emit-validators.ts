@@ -1,6 +1,7 @@
 // Emits Ajv standalone validator modules (CommonJS, so the runtime can load one model's validators synchronously, on
 // first use), two per model: a fast pass that stops at the first error, and a collecting pass, loaded only for documents
-// that fail, with one validator per anyOf/oneOf branch so the runtime can tell which alternative a value came closest to.
+// that fail, whose anyOf errors say how many errors each branch made, so the runtime can tell which alternative a value
+// came closest to.
 import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
@@ -95,25 +96,36 @@ export function withoutCallContexts(code: string): string {
   return rewritten;
 }
 
+/**
+ * A failed anyOf's errors follow those of all its branches, branch after branch. Ajv's collecting code counts errors
+ * as it goes (`errors`) and starts each branch from the count before it (`_errsN`), so the errors each branch made are
+ * recorded as it ends and handed over in the anyOf error's `params.branchErrors`: the runtime splits the run by them
+ * instead of running every branch again. Each anyOf begins with `let validN = false;`, ends each branch with
+ * `validN = validN || _validM;` and makes its error under `if(!validN)`; the build fails if Ajv's code changes shape.
+ */
+const ANY_OF_START = /let (valid\d+) = false;/g;
+const ANY_OF_BRANCH_END = /var (_valid\d+) = (_errs\d+) === errors;(valid\d+) = \3 \|\| \1;/g;
+const ANY_OF_ERROR = /if\(!(valid\d+)\)\{const (err\d+) = \{(instancePath[^{}]*?,keyword:"anyOf",params:)\{\}\}/g;
+
+export function withBranchErrorCounts(code: string): string {
+  const count = (pattern: RegExp) => [...code.matchAll(pattern)].length;
+  const anyOfs = count(ANY_OF_ERROR);
+  if (count(ANY_OF_START) !== anyOfs || count(/keyword:"anyOf"/g) !== anyOfs || count(ANY_OF_BRANCH_END) < 2 * anyOfs) {
+    throw new Error("the collecting validators' anyOf code has changed shape: Ajv's emitted code has changed");
+  }
+  // Splitting a failed oneOf would need its branches' counts as well; the OSCAL schemas have none.
+  if (code.includes('keyword:"oneOf"')) throw new Error("the schema uses oneOf, whose errors the collecting validators do not split by branch");
+  return code
+    .replace(ANY_OF_START, "let $1 = false;const $1Branches = [];")
+    .replace(ANY_OF_BRANCH_END, "var $1 = $2 === errors;$3Branches.push(errors - $2);$3 = $3 || $1;")
+    .replace(ANY_OF_ERROR, "if(!$1){const $2 = {$3{branchErrors: $1Branches}}");
+}
+
 export function emitModelValidators(schema: JsonSchema): EmittedValidators {
   const id = schema.$id;
   if (typeof id !== "string") throw new Error("model schema has no $id");
-  const branches: Record<string, string[]> = {};
-  const branchExports: Record<string, string> = {};
-  for (const { path, schema: node } of schemaLocations(schema)) {
-    for (const keyword of ["anyOf", "oneOf"] as const) {
-      const alternatives = node[keyword];
-      if (!Array.isArray(alternatives)) continue;
-      const names = alternatives.map((_, index) => {
-        const name = `branch${Object.keys(branchExports).length}`;
-        branchExports[name] = `${id}${path}/${keyword}/${index}`;
-        return name;
-      });
-      branches[`${path}/${keyword}`] = names;
-    }
-  }
   return {
     fast: withoutCallContexts(standalone(schema, false, { validate: id })),
-    collecting: `${appendErrorsInPlace(standalone(schema, true, { collect: id, ...branchExports }))}\nexports.branches = ${JSON.stringify(branches)};\n`,
+    collecting: withBranchErrorCounts(appendErrorsInPlace(standalone(schema, true, { collect: id }))),
   };
 }

@@ -30,11 +30,7 @@ function addValidatorTypes(file: SourceFile): void {
     name: "CollectingValidators",
     isExported: true,
     docs: ["The validators that report every error; loaded only when a document fails."],
-    properties: [
-      { name: "collect", type: "CompiledValidator" },
-      { name: "branches", type: "Record<string, string[]>", docs: ["Schema path of each anyOf/oneOf → the export names of its branch validators."] },
-    ],
-    indexSignatures: [{ keyName: "exportName", keyType: "string", returnType: "unknown" }],
+    properties: [{ name: "collect", type: "CompiledValidator", docs: ["Every error; a failed anyOf's `params.branchErrors` counts the errors of each of its branches, which precede it."] }],
   });
   file.addInterface({
     name: "ModelValidators",

@@ -1,6 +1,6 @@
 // Ajv errors → the report's issues: absolute pointers, stable rule ids, plain-language messages, and one finding per
 // failed anyOf/oneOf instead of every branch's complaints.
-import type { CollectingValidators, CompiledValidator, SchemaError } from "#generated/models.js";
+import type { CollectingValidators, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
 import { unescapeToken } from "./json-pointer.js";
@@ -17,7 +17,7 @@ export function collectSchemaFindings(
 ): { issues: ValidationIssue[]; count: number } {
   validators.collect(document);
   const raw = validators.collect.errors ?? [];
-  const errors = reduceAlternatives(raw, 0, raw.length, document, validators);
+  const errors = reduceAlternatives(raw, 0, raw.length);
   // Only pattern and format messages depend on the value; resolving every error's pointer would cost as much as the
   // rest of this conversion put together on documents with many errors.
   const issues = errors
@@ -38,27 +38,25 @@ function toIssue(model: Model, release: string, error: SchemaError, value: unkno
 }
 
 /**
- * Ajv (collecting every error) reports a failed anyOf/oneOf right after the errors of all its branches, branch after
- * branch. Running each alternative alone on the same value gives the number of errors it contributed, which splits
- * that run into branches; the whole run is replaced by the errors of the branch the value came closest to. Working
- * from the end of the list lets nested alternatives be reduced inside their branch first. This reduces errors[from, to):
- * ranges of the one list rather than copies, and no allocation per error, as a document may have tens of thousands of
- * errors inside alternatives nested several deep.
+ * Ajv (collecting every error) reports a failed anyOf right after the errors of all its branches, branch after branch,
+ * and the generated code counts how many errors each branch made (`params.branchErrors`), which splits that run into
+ * branches; the whole run is replaced by the errors of the branch the value came closest to. Working from the end of
+ * the list lets nested alternatives be reduced inside their branch first. This reduces errors[from, to): ranges of the
+ * one list rather than copies, and no allocation per error, as a document may have tens of thousands of errors inside
+ * alternatives nested several deep.
  */
-function reduceAlternatives(errors: readonly SchemaError[], from: number, to: number, document: unknown, validators: CollectingValidators): SchemaError[] {
+function reduceAlternatives(errors: readonly SchemaError[], from: number, to: number): SchemaError[] {
   const reversed: SchemaError[] = [];
   let end = to;
   while (end > from) {
     const error = errors[end - 1]!;
-    const branchNames = (error.keyword === "anyOf" || error.keyword === "oneOf") && error.params.passingSchemas === undefined
-      ? validators.branches[error.schemaPath]
-      : undefined;
-    const branchRuns = branchNames && splitIntoBranches(errors, from, end - 1, error.instancePath, branchNames, document, validators);
-    if (!branchRuns) {
+    const branchErrors = error.keyword === "anyOf" ? (error.params.branchErrors as number[] | undefined) : undefined;
+    if (branchErrors === undefined) {
       reversed.push(error);
       end -= 1;
       continue;
     }
+    const branchRuns = splitIntoBranches(errors, end - 1, branchErrors);
     const closest = closestBranch(branchRuns, error.instancePath);
     for (let i = closest.length - 1; i >= 0; i--) reversed.push(closest[i]!);
     end -= 1 + branchRuns.reduce((sum, run) => sum + run.rawCount, 0);
@@ -71,31 +69,12 @@ interface BranchRun {
   errors: SchemaError[];
 }
 
-/**
- * The reduced errors of each branch of the alternative at `alternativeIndex`, whose branch errors lie in
- * errors[from, alternativeIndex); undefined when the run does not split as expected (then nothing is merged).
- */
-function splitIntoBranches(
-  errors: readonly SchemaError[],
-  from: number,
-  alternativeIndex: number,
-  instancePath: string,
-  branchNames: readonly string[],
-  document: unknown,
-  validators: CollectingValidators,
-): BranchRun[] | undefined {
-  const subject = valueAt(document, instancePath);
-  const counts = branchNames.map((name) => {
-    const branch = validators[name] as CompiledValidator;
-    return branch(subject) ? 0 : (branch.errors?.length ?? 0);
-  });
-  if (counts.includes(0)) return undefined;
+/** The reduced errors of each branch of the alternative at `alternativeIndex`, whose branches made `counts` errors before it. */
+function splitIntoBranches(errors: readonly SchemaError[], alternativeIndex: number, counts: readonly number[]): BranchRun[] {
   let start = alternativeIndex - counts.reduce((sum, count) => sum + count, 0);
-  if (start < from) return undefined;
-  for (let i = start; i < alternativeIndex; i++) if (!isAtOrBelow(errors[i]!.instancePath, instancePath)) return undefined;
   const runs: BranchRun[] = [];
   for (const count of counts) {
-    runs.push({ rawCount: count, errors: reduceAlternatives(errors, start, start + count, document, validators) });
+    runs.push({ rawCount: count, errors: reduceAlternatives(errors, start, start + count) });
     start += count;
   }
   return runs;
@@ -110,10 +89,6 @@ function closestBranch(runs: readonly BranchRun[], instancePath: string): Schema
   let best = runs[0]!;
   for (const run of runs.slice(1)) if (score(run) < score(best)) best = run;
   return best.errors;
-}
-
-function isAtOrBelow(path: string, ancestor: string): boolean {
-  return path.startsWith(ancestor) && (path.length === ancestor.length || path.charCodeAt(ancestor.length) === 0x2f);
 }
 
 function valueAt(root: unknown, pointer: string): unknown {

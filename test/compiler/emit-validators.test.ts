@@ -1,7 +1,9 @@
 // The fast validators' nested calls pass the value alone; anything else in Ajv's code that reads the call context
-// must stop the build rather than be rewritten.
+// must stop the build rather than be rewritten. The collecting validators' anyOf errors count their branches' errors.
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { withoutCallContexts } from "../../compiler/emit-validators.js";
+import { withBranchErrorCounts, withoutCallContexts } from "../../compiler/emit-validators.js";
+import type { CollectingValidators } from "../../generated/models.js";
 
 const HEADER = 'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
 
@@ -14,5 +16,32 @@ describe("withoutCallContexts", () => {
   it("fails when the context is read for anything else", () => {
     expect(() => withoutCallContexts(`${HEADER}if(parentData === null){return false;}return true;}`)).toThrow(/call context/);
     expect(() => withoutCallContexts(`${HEADER}return validate2(data, {instancePath,parentData,parentDataProperty,rootData});}`)).toThrow(/call context/);
+  });
+});
+
+describe("withBranchErrorCounts", () => {
+  const collecting = createRequire(import.meta.url)("../../generated/validators/catalog.collect.cjs") as CollectingValidators;
+
+  it("a failed anyOf counts the errors each branch made, which are the errors just before it", () => {
+    // A group with neither controls nor groups, with a stray property and a title with a line break: both branches fail.
+    const metadata = { title: "T", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" };
+    const group = { id: "g1", title: "Line one\nline two", stray: 1, parts: [{ name: "x", prose: 5 }] };
+    collecting.collect({ catalog: { uuid: "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b", metadata, groups: [group] } });
+    const errors = collecting.collect.errors ?? [];
+    const at = errors.findIndex((error) => error.keyword === "anyOf" && error.instancePath === "/catalog/groups/0");
+    expect(at).toBeGreaterThan(0);
+    const counts = errors[at]!.params.branchErrors as number[];
+    expect(counts).toHaveLength(2);
+    expect(counts.every((count) => count > 0)).toBe(true);
+    const branchErrors = errors.slice(at - counts[0]! - counts[1]!, at);
+    expect(branchErrors.every((error) => error.instancePath.startsWith("/catalog/groups/0"))).toBe(true);
+    expect(errors.slice(0, at - counts[0]! - counts[1]!).some((error) => error.instancePath.startsWith("/catalog/groups/0"))).toBe(false);
+  });
+
+  it("stops the build when Ajv's anyOf code or a oneOf no longer fits", () => {
+    const anyOf = 'let valid1 = false;const _errs2 = errors;var _valid0 = _errs2 === errors;valid1 = valid1 || _valid0;const _errs3 = errors;var _valid0 = _errs3 === errors;valid1 = valid1 || _valid0;if(!valid1){const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};}';
+    expect(withBranchErrorCounts(anyOf)).toContain("params:{branchErrors: valid1Branches}");
+    expect(() => withBranchErrorCounts(anyOf.replace("let valid1 = false;", "let valid1 = 0;"))).toThrow(/changed shape/);
+    expect(() => withBranchErrorCounts(`${anyOf}const err5 = {keyword:"oneOf",params:{}};`)).toThrow(/oneOf/);
   });
 });
