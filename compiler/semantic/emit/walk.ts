@@ -158,42 +158,40 @@ export class Walk {
   }
 
   /**
-   * The constraints of one context, in order, each behind its rule switch. Consecutive loops over the same child
-   * instance share one pass: per value the bodies still run in constraint order, so every node sees the same
-   * sequence of checks (and findings keep their order); a loop holds one writer of each is-unique set or index,
-   * since which duplicate is reported depends on the order values are added.
+   * The constraints of one context, in order, each behind its rule switch. Loops over the same child instance share
+   * one pass: per value the bodies still run in constraint order, so every node sees the same sequence of checks (and
+   * findings keep their order). A loop joins an earlier one over its instance across the blocks between them when none
+   * of those records anything below that instance or writes a set the loop writes: running earlier then changes the
+   * order of checks only between different nodes, which findings do not keep (they are put in document order, and in
+   * the order they were made only at one node). A loop holds one writer of each is-unique set or index, since which
+   * duplicate is reported depends on the order values are added.
    *
    * A shared loop may instead run inside the walk's loop over the same instance, per value before the visit (see
    * fusable): no block after it records anything below that instance, so every node there still sees its checks in
    * the same order, and it writes no shared set, whose order would change.
    */
   private planBlocks(units: readonly CompileUnit[], ref: NodeRef): PlannedBlocks {
-    const entries: ({ code: string; touches: Touches } | { loop: SharedLoop })[] = [];
-    let loop: SharedLoop | undefined;
-    const flush = () => {
-      if (loop) entries.push({ loop });
-      loop = undefined;
-    };
+    const entries: PlannedEntry[] = [];
     this.ctx.startBlocks();
     for (const unit of units) {
       const compiled = this.compileApplicable(unit, ref);
       if (!compiled) continue;
+      const writes = compiled.writes === undefined ? NO_WRITES : new Set([compiled.writes]);
       let reset = compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}`;
       for (const segment of compiled.segments) {
         if (segment.kind === "descendant") {
-          flush();
           const flag = this.ctx.state(`H${this.hooks.length}`, "false");
           this.hooks.push({ flag, segment });
-          entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set() });
+          entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set(), writes });
         } else if (segment.kind === "code") {
-          flush();
           const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
           const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`;
-          entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters) });
+          entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes });
         } else {
-          if (!loop || loop.members[0]!.segment.inst !== segment.inst || (compiled.writes !== undefined && loop.writes.has(compiled.writes))) {
-            flush();
+          let loop = joinableLoop(entries, segment.inst, compiled.writes);
+          if (!loop) {
             loop = { resets: [], members: [], writes: new Set(), names: this.ctx.loopNamesOf(segment.inst) };
+            entries.push({ loop });
           }
           if (reset !== "") loop.resets.push(reset);
           if (compiled.writes !== undefined) loop.writes.add(compiled.writes);
@@ -202,7 +200,6 @@ export class Walk {
         reset = "";
       }
     }
-    flush();
     // From the last block back: what the blocks after each one record below the context's child instances.
     const fusable = new Map<ModelInstance, FusedLoop>();
     const blocks: string[] = new Array(entries.length);
@@ -335,6 +332,27 @@ function sharedReads(filters: readonly (readonly string[])[], value: string): st
 
 /** What blocks record below the context's child instances: those instances, or any ("all"). */
 type Touches = ReadonlySet<ModelInstance> | "all";
+
+/** A block of a context: code on its own (with what it records below the children and the sets it writes), or a loop. */
+type PlannedEntry = { code: string; touches: Touches; writes: ReadonlySet<string> } | { loop: SharedLoop };
+
+const NO_WRITES: ReadonlySet<string> = new Set();
+
+/**
+ * The latest loop over `inst` that a loop writing `writes` may join: no block after it records anything below `inst`
+ * or writes that set, and the loop does not write it already. Undefined when there is none.
+ */
+function joinableLoop(entries: readonly PlannedEntry[], inst: ModelInstance, writes: string | undefined): SharedLoop | undefined {
+  for (let e = entries.length - 1; e >= 0; e--) {
+    const entry = entries[e]!;
+    const writing = "loop" in entry ? entry.loop.writes : entry.writes;
+    if (writes !== undefined && writing.has(writes)) return undefined;
+    if ("loop" in entry) {
+      if (entry.loop.members[0]!.segment.inst === inst) return entry.loop;
+    } else if (entry.touches === "all" || entry.touches.has(inst)) return undefined;
+  }
+  return undefined;
+}
 
 const union = (a: Touches, b: Touches): Touches => (a === "all" || b === "all" ? "all" : new Set([...a, ...b]));
 
