@@ -95,6 +95,27 @@ describe("index-has-key", () => {
     expect(finding!.message).toContain('"nope"');
   });
   it("accepts a key present in the index", () => expect(only(run("catalog", catalog({}, parties("r"))), rule)).toEqual([]));
+  it("findings of several constraints at one node keep the order the constraints run, where their loops share a pass", () => {
+    // An implemented requirement's responsible roles are checked by a role-id and a party-uuid reference (which also
+    // search statements and by-components, between them) and a uniqueness check: one pass over the roles runs them all.
+    const role = { "role-id": "nope", "party-uuids": [UUID(9)] };
+    const requirement = { uuid: UUID(1), "control-id": "ac-1", "responsible-roles": [role, { "role-id": "nope" }], statements: [{ "statement-id": "ac-1_smt", uuid: UUID(2), "responsible-roles": [role] }] };
+    const ssp = { "system-security-plan": { uuid: UUID(3), "control-implementation": { description: "D", "implemented-requirements": [requirement] } } };
+    const roleId = ruleFor("oscal-implemented-requirement-index-metadata-role-id");
+    const partyUuid = ruleFor("oscal-implemented-requirement-index-metadata-party-uuid");
+    const unique = ruleFor("oscal-unique-ssp-implemented-requirement-responsible-role");
+    const findings = run("system-security-plan", ssp).filter((f) => [roleId, partyUuid, unique].includes(f.ruleId));
+    const base = "/system-security-plan/control-implementation/implemented-requirements/0";
+    // References are decided after the walk, so at one node they follow what the walk reported there.
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([
+      [roleId, `${base}/responsible-roles/0`],
+      [partyUuid, `${base}/responsible-roles/0`],
+      [unique, `${base}/responsible-roles/1`],
+      [roleId, `${base}/responsible-roles/1`],
+      [roleId, `${base}/statements/0/responsible-roles/0`],
+      [partyUuid, `${base}/statements/0/responsible-roles/0`],
+    ]);
+  });
   it("checks every value of a repeated key field", () => {
     const doc = catalog({}, { ...parties("r"), "responsible-parties": [{ "role-id": "r", "party-uuids": [UUID(2), UUID(3)] }] });
     expect(only(run("catalog", doc), ruleFor("oscal-index-metadata-party-uuid"))).toEqual([{ path: "/catalog/metadata/responsible-parties/0/party-uuids/1", severity: "error" }]);
