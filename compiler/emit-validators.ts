@@ -45,7 +45,7 @@ function createAjv(allErrors: boolean): InstanceType<typeof AjvClass> {
 export interface EmittedValidators {
   /** Module with `validate`, which stops at the first error. */
   fast: string;
-  /** Module with `collect` (every error), the branch validators and the `branches` table; loaded only on failure. */
+  /** Module with `collect` (every error, a failed anyOf counting its branches' errors); loaded only on failure. */
   collecting: string;
 }
 
