@@ -6,8 +6,9 @@
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character); on the way it records where the large containers of the top four levels end. SIMD compares find the bytes acted on (the scan and the skip: 64 at a time, with
-;; string contents told apart by bit arithmetic; the escape: 16 at a time), so runs of indentation and string contents
+;; denote an excluded character); on the way it records where the large containers of the top four levels end. SIMD
+;; compares find the bytes acted on (the scan and the skip: 64 at a time, with string contents told apart by bit
+;; arithmetic; the escape: 16 at a time), so runs of indentation and string contents
 ;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
 ;; JavaScript scan runs unoptimized in a cold process.
 ;;
@@ -289,6 +290,12 @@
         (i32.add (local.get $chunk) (i32.sub (i32.const 63) (i32.wrap_i64 (i64.clz (local.get $mask)))))
         (global.get $document_start))))
 
+  ;; The bits of a 16-byte block's $mask (the block at $at) for the bytes before $end: a count stops at $end.
+  (func $before_end (param $mask i32) (param $at i32) (param $end i32) (result i32)
+    (if (result i32) (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
+      (then (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))
+      (else (local.get $mask))))
+
   ;; Enters the container closing at document offset $end (just past its bracket) at $depth in the table when it is
   ;; large and there is room. A closing bracket at depth 0 (text JSON.parse would have refused) records nothing.
   (func $record_container (param $depth i32) (param $end i32)
@@ -347,12 +354,9 @@
     (block $rest_done
       (loop $rest
         (br_if $rest_done (i32.ge_u (local.get $at) (local.get $end)))
-        (local.set $mask (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a)))))
-        (if (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
-          (then
-            (local.set $mask
-              (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))))
-        (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
+        (local.set $count
+          (i32.add (local.get $count)
+            (i32.popcnt (call $before_end (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x0a)))) (local.get $at) (local.get $end)))))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $rest)))
     (global.set $line_feeds (local.get $count))
@@ -468,7 +472,6 @@
   (func (export "continuation_bytes_between") (param $from i32) (param $to i32) (result i32)
     (local $at i32)
     (local $end i32)
-    (local $mask i32)
     (local $count i32)
     (local.set $at (i32.add (global.get $document_start) (local.get $from)))
     (local.set $end (i32.add (global.get $document_start) (local.get $to)))
@@ -476,12 +479,9 @@
       (loop $next
         (br_if $done (i32.ge_s (local.get $at) (local.get $end)))
         ;; As signed bytes, continuation bytes are the ones below 0xc0 (-64).
-        (local.set $mask (i8x16.bitmask (i8x16.lt_s (v128.load (local.get $at)) (i8x16.splat (i32.const 0xc0)))))
-        (if (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16))
-          (then
-            (local.set $mask
-              (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))))
-        (local.set $count (i32.add (local.get $count) (i32.popcnt (local.get $mask))))
+        (local.set $count
+          (i32.add (local.get $count)
+            (i32.popcnt (call $before_end (i8x16.bitmask (i8x16.lt_s (v128.load (local.get $at)) (i8x16.splat (i32.const 0xc0)))) (local.get $at) (local.get $end)))))
         (local.set $at (i32.add (local.get $at) (i32.const 16)))
         (br $next)))
     (local.get $count))

@@ -1,5 +1,5 @@
 // Ajv errors → the report's issues: absolute pointers, stable rule ids, plain-language messages, and one finding per
-// failed anyOf/oneOf instead of every branch's complaints.
+// failed anyOf instead of every branch's complaints.
 import type { CollectingValidators, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";

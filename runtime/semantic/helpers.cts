@@ -230,8 +230,10 @@ export class SemanticRun {
 
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
   allowed(rule: number, ok: boolean, container: unknown, key: unknown, value: unknown, depth: number): void {
+    // A node some constraint has matched passes whatever the others say: the walk checks a node's values in a row, so
+    // the last match answers most verdicts on it without a lookup (a match there is recorded already).
+    if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
     if (ok) {
-      if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
       this.lastMatchedContainer = container;
       this.lastMatchedKey = key;
       let matched = this.allowedMatches.get(key);
@@ -239,9 +241,6 @@ export class SemanticRun {
       matched.add(container);
       return;
     }
-    // A node some constraint has matched passes whatever the others say: the walk checks a node's values in a row,
-    // so the last match answers most misses without a lookup.
-    if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
     // finish looks up among unmatched nodes anyway: it is kept without asking whether the node has matched.
     if (this.tables.allowOther[rule]) {

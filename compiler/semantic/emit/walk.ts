@@ -176,17 +176,16 @@ export class Walk {
     for (const unit of units) {
       const compiled = this.compileApplicable(unit, ref);
       if (!compiled) continue;
-      const writes = compiled.writes === undefined ? NO_WRITES : new Set([compiled.writes]);
       let reset = compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}`;
       for (const segment of compiled.segments) {
         if (segment.kind === "descendant") {
           const flag = this.ctx.state(`H${this.hooks.length}`, "false");
           this.hooks.push({ flag, segment });
-          entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set(), writes });
+          entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set(), writes: compiled.writes });
         } else if (segment.kind === "code") {
           const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
           const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`;
-          entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes });
+          entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes: compiled.writes });
         } else {
           let loop = joinableLoop(entries, segment.inst, compiled.writes);
           if (!loop) {
@@ -333,10 +332,8 @@ function sharedReads(filters: readonly (readonly string[])[], value: string): st
 /** What blocks record below the context's child instances: those instances, or any ("all"). */
 type Touches = ReadonlySet<ModelInstance> | "all";
 
-/** A block of a context: code on its own (with what it records below the children and the sets it writes), or a loop. */
-type PlannedEntry = { code: string; touches: Touches; writes: ReadonlySet<string> } | { loop: SharedLoop };
-
-const NO_WRITES: ReadonlySet<string> = new Set();
+/** A block of a context: code on its own (with what it records below the children and the set it writes), or a loop. */
+type PlannedEntry = { code: string; touches: Touches; writes: string | undefined } | { loop: SharedLoop };
 
 /**
  * The latest loop over `inst` that a loop writing `writes` may join: no block after it records anything below `inst`
@@ -345,8 +342,7 @@ const NO_WRITES: ReadonlySet<string> = new Set();
 function joinableLoop(entries: readonly PlannedEntry[], inst: ModelInstance, writes: string | undefined): SharedLoop | undefined {
   for (let e = entries.length - 1; e >= 0; e--) {
     const entry = entries[e]!;
-    const writing = "loop" in entry ? entry.loop.writes : entry.writes;
-    if (writes !== undefined && writing.has(writes)) return undefined;
+    if (writes !== undefined && ("loop" in entry ? entry.loop.writes.has(writes) : entry.writes === writes)) return undefined;
     if ("loop" in entry) {
       if (entry.loop.members[0]!.segment.inst === inst) return entry.loop;
     } else if (entry.touches === "all" || entry.touches.has(inst)) return undefined;
