@@ -166,10 +166,37 @@ type Place = Segment[] | PathNode;
 const COPIED_DEPTH = 32;
 
 export interface Finding {
-  rule: number;
-  at: PathNode;
-  message: string;
+  readonly rule: number;
+  readonly at: PathNode;
+  readonly message: string;
 }
+
+/** Writes the message of a finding decided after the walk from what the finding keeps. */
+type Describe = (subject: unknown, detail: unknown, source: string) => string;
+
+/**
+ * A finding decided after the walk (an allowed-values miss, a dangling reference or link). Its message is written only
+ * when read: a report lists at most a few hundred findings, and a document with thousands would otherwise allocate a
+ * message for each, which with their excerpts is most of what the semantic layer allocates on such documents.
+ */
+class DeferredFinding implements Finding {
+  constructor(
+    readonly rule: number,
+    readonly at: PathNode,
+    private readonly describe: Describe,
+    private readonly subject: unknown,
+    private readonly detail: unknown,
+    private readonly source: string,
+  ) {}
+
+  get message(): string {
+    return this.describe(this.subject, this.detail, this.source);
+  }
+}
+
+const allowedValuesMessage: Describe = (value, verdictText) => `Value ${EX(value)} ${verdictText as string}`;
+const referenceMessage: Describe = (key, label, source) => `${label as string}${key === null ? " (empty key)" : ` ${EX(key)}`} [${source}]`;
+const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as string}`)} does not match any id or uuid in this document`;
 
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
 export interface RuleTables {
@@ -219,13 +246,16 @@ export class SemanticRun {
   }
 
   report(rule: number, depth: number, message: string): void {
-    this.reportAt(rule, this.nodeAt(depth), message);
+    this.file({ rule, at: this.nodeAt(depth), message });
   }
 
-  private reportAt(rule: number, at: PathNode, message: string): void {
-    const finding = { rule, at, message };
+  private reportDeferred(rule: number, at: PathNode, describe: Describe, subject: unknown, detail: unknown): void {
+    this.file(new DeferredFinding(rule, at, describe, subject, detail, this.tables.source[rule]!));
+  }
+
+  private file(finding: Finding): void {
     this.findings.push(finding);
-    (at.findings ??= []).push(finding);
+    (finding.at.findings ??= []).push(finding);
   }
 
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
@@ -346,7 +376,7 @@ export class SemanticRun {
         const combination = miss.rules.length === 1 ? miss.rules[0]! : miss.rules.join(",");
         let verdict = verdicts.get(combination);
         if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(miss.rules)));
-        this.reportAt(verdict.strict, miss.at, `Value ${EX(miss.value)} ${verdict.text}`);
+        this.reportDeferred(verdict.strict, miss.at, allowedValuesMessage, miss.value, verdict.text);
       }
     }
   }
@@ -371,7 +401,7 @@ export class SemanticRun {
       const key = refs[i + 2] as string | null;
       if (key !== null && index.has(key)) continue;
       const rule = refs[i] as number;
-      this.reportAt(rule, this.nodeOf(refs[i + 3] as Place), `${refs[i + 4]}${key === null ? " (empty key)" : ` ${EX(key)}`} [${this.tables.source[rule]}]`);
+      this.reportDeferred(rule, this.nodeOf(refs[i + 3] as Place), referenceMessage, key, refs[i + 4]);
     }
   }
 
@@ -393,7 +423,7 @@ export class SemanticRun {
         if (this.ids.has(fragment)) continue;
       }
       const at = this.nodeOf(links[i + 1] as Place);
-      if (at.up!.findings === null) this.reportAt(rule, at, `Link target ${EX(`#${raw}`)} does not match any id or uuid in this document`);
+      if (at.up!.findings === null) this.reportDeferred(rule, at, linkMessage, raw, undefined);
     }
   }
 
