@@ -255,7 +255,10 @@ export class SemanticRun {
 
   private file(finding: Finding): void {
     this.findings.push(finding);
-    (finding.at.findings ??= []).push(finding);
+    // Most nodes hold one finding: an array made with it is a fifth the size of an empty one grown by a push.
+    const { at } = finding;
+    if (at.findings === null) at.findings = [finding];
+    else at.findings.push(finding);
   }
 
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
