@@ -198,6 +198,15 @@ const allowedValuesMessage: Describe = (value, verdictText) => `Value ${EX(value
 const referenceMessage: Describe = (key, label, source) => `${label as string}${key === null ? " (empty key)" : ` ${EX(key)}`} [${source}]`;
 const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as string}`)} does not match any id or uuid in this document`;
 
+/** A node no allowed-values constraint matched, the constraints that missed it, and the next such node of its container. */
+interface UnmatchedNode {
+  key: unknown;
+  value: unknown;
+  at: PathNode;
+  rules: number[];
+  next: UnmatchedNode | null;
+}
+
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
 export interface RuleTables {
   source: readonly string[];
@@ -352,8 +361,9 @@ export class SemanticRun {
 
   private finishAllowedValues(): void {
     const misses = this.allowedMisses;
-    // Nodes with an unmatched strict miss, then every constraint that missed them (in the order they ran).
-    let unmatched: Map<unknown, Map<unknown, { rules: number[]; value: unknown; at: PathNode }>> | null = null;
+    // Nodes with an unmatched strict miss, by container (nodes of one container chained in the order first missed), then
+    // every constraint that missed them, in the order they ran.
+    let unmatched: Map<unknown, UnmatchedNode> | null = null;
     for (let i = 0; i < misses.length; i += 5) {
       if (misses[i + 4] === null) continue;
       const container = misses[i + 1];
@@ -361,27 +371,36 @@ export class SemanticRun {
       const matched = this.allowedMatches.get(key);
       if (matched !== undefined && matched.has(container)) continue;
       if (unmatched === null) unmatched = new Map();
-      let byKey = unmatched.get(container);
-      if (byKey === undefined) unmatched.set(container, (byKey = new Map()));
-      if (!byKey.has(key)) byKey.set(key, { rules: [], value: misses[i + 3], at: this.nodeOf(misses[i + 4] as Place) });
+      const first = unmatched.get(container);
+      if (first === undefined) unmatched.set(container, this.unmatchedNode(key, misses[i + 3], misses[i + 4] as Place));
+      else {
+        let node = first;
+        while (node.key !== key && node.next !== null) node = node.next;
+        if (node.key !== key) node.next = this.unmatchedNode(key, misses[i + 3], misses[i + 4] as Place);
+      }
     }
     if (unmatched === null) return;
     for (let i = 0; i < misses.length; i += 5) {
-      const miss = unmatched.get(misses[i + 1])?.get(misses[i + 2]);
+      let node: UnmatchedNode | null = unmatched.get(misses[i + 1]) ?? null;
+      while (node !== null && node.key !== misses[i + 2]) node = node.next;
       const rule = misses[i] as number;
-      if (miss !== undefined && miss.rules.indexOf(rule) < 0) miss.rules.push(rule);
+      if (node !== null && node.rules.indexOf(rule) < 0) node.rules.push(rule);
     }
     // Misses by the same constraints share the rule reported and the end of the message.
     // Most misses are by one constraint: its number is the key, without joining a list.
     const verdicts = new Map<number | string, { strict: number; text: string }>();
-    for (const byKey of unmatched.values()) {
-      for (const miss of byKey.values()) {
-        const combination = miss.rules.length === 1 ? miss.rules[0]! : miss.rules.join(",");
+    for (const first of unmatched.values()) {
+      for (let node: UnmatchedNode | null = first; node !== null; node = node.next) {
+        const combination = node.rules.length === 1 ? node.rules[0]! : node.rules.join(",");
         let verdict = verdicts.get(combination);
-        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(miss.rules)));
-        this.reportDeferred(verdict.strict, miss.at, allowedValuesMessage, miss.value, verdict.text);
+        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(node.rules)));
+        this.reportDeferred(verdict.strict, node.at, allowedValuesMessage, node.value, verdict.text);
       }
     }
+  }
+
+  private unmatchedNode(key: unknown, value: unknown, place: Place): UnmatchedNode {
+    return { key, value, at: this.nodeOf(place), rules: [], next: null };
   }
 
   /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
