@@ -63,6 +63,20 @@ describe("semantic run", () => {
     expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
   });
 
+  it("reports every unmatched key of one object, in the order first missed, each naming the constraints that missed it", () => {
+    const { run, at } = runOver("catalog");
+    const prop = { value: "v", name: "n" };
+    run.allowed(1, false, prop, "value", "v", at("props", 0, "value"));
+    run.allowed(0, false, prop, "name", "n", at("props", 0, "name"));
+    run.allowed(2, false, prop, "name", "n", at("props", 0, "name"));
+    run.allowed(0, false, prop, "value", "v", at("props", 0, "value"));
+    const found = run.finish({ catalog: { props: [prop] } }, 0);
+    expect(found.map((f) => [f.at.pointer, f.rule, f.message])).toEqual([
+      ["/catalog/props/0/value", 1, 'Value "v" is not allowed for @name; allowed: "x", "y" [strict-b, strict-a]'],
+      ["/catalog/props/0/name", 0, 'Value "n" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]'],
+    ]);
+  });
+
   it("resolves references after the walk, against keys indexed later", () => {
     const { run, at } = runOver("catalog");
     const index = run.indexes["ix"]!;
