@@ -4,6 +4,7 @@ import { Buffer } from "node:buffer";
 import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
 import { parseBody, parseText, type BodyError } from "./body.js";
+import { now } from "./clock.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
 import { withResidentDocument } from "./json-wasm.js";
 import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-structure.js";
@@ -101,7 +102,7 @@ export function resolveOptions(options: ValidateOptions = {}): { ok: true; optio
 }
 
 export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
-  const started = performance.now();
+  const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   // The escape, the structure scan and the locator read the bytes in WebAssembly memory: copied in once for all three.
@@ -125,12 +126,12 @@ export function locateFindings(outcome: ValidationOutcome, locate: Locator, star
   if (outcome.kind !== "report" || outcome.report.issues.length === 0) return outcome;
   const { report } = outcome;
   const issues = withLocations(report.issues, locate);
-  return { kind: "report", report: { ...report, issues, meta: { ...report.meta, durationMs: Math.round(performance.now() - started) } } };
+  return { kind: "report", report: { ...report, issues, meta: { ...report.meta, durationMs: Math.round(now() - started) } } };
 }
 
 /** For JSON that arrives as a JavaScript string rather than bytes; a leading byte-order mark is dropped, as from bytes. */
 export function validateText(text: string, options: ValidateOptions = {}): ValidationOutcome {
-  const started = performance.now();
+  const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
@@ -142,7 +143,7 @@ export function validateText(text: string, options: ValidateOptions = {}): Valid
 
 /** For library callers that already hold the parsed JSON value. */
 export function validateDocument(document: unknown, options: ValidateOptions = {}): ValidationOutcome {
-  const started = performance.now();
+  const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const checked = checkParsedDocument(document);
@@ -154,7 +155,7 @@ export function validateDocument(document: unknown, options: ValidateOptions = {
  * `document` is within the nesting limit (the callers above check it first); `textFindings` are those of its JSON text.
  * Stack exhaustion is still reported as the nesting limit it stands for, never as a crash.
  */
-export function validateParsed(document: unknown, options: ResolvedOptions, started = performance.now(), textFindings: readonly ValidationIssue[] = []): ValidationOutcome {
+export function validateParsed(document: unknown, options: ResolvedOptions, started = now(), textFindings: readonly ValidationIssue[] = []): ValidationOutcome {
   try {
     return validateModelDocument(document, options, started, textFindings);
   } catch (error) {
@@ -207,7 +208,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
       validator: VALIDATOR_RELEASE,
       schemaSource: manifest.schemaSource,
       patches: [...PATCH_IDS],
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(now() - started),
       ...(semanticRules ? { semanticRules } : {}),
     },
   };

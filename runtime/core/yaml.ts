@@ -8,6 +8,7 @@ import { pointerTokens } from "./json-pointer.js";
 import { firstInvalidUtf8Offset, startsLikeXml, XML_NOT_SUPPORTED, type BodyError } from "./body.js";
 import { lineStartsOf, textPosition, type Locator, type SourcePosition } from "./locate.js";
 import { locateFindings, resolveOptions, validateParsed, type ResolvedOptions, type ValidateOptions, type ValidationOutcome } from "./validate.js";
+import { now } from "./clock.js";
 
 export interface YamlError {
   code: "ERR_INVALID_YAML";
@@ -26,7 +27,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** Validates a YAML file's bytes (UTF-8, with or without a byte-order mark) like the same document in JSON. */
 export function validateYamlBytes(bytes: Uint8Array, options: ValidateOptions = {}): YamlValidationOutcome {
-  const started = performance.now();
+  const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   const decoded = decodeYaml(bytes);
@@ -54,7 +55,7 @@ function decodeYaml(bytes: Uint8Array): { ok: true; text: string } | { ok: false
 
 /** Validates a YAML text (already decoded) like the same document in JSON. */
 export function validateYamlText(text: string, options: ValidateOptions = {}): YamlValidationOutcome {
-  const started = performance.now();
+  const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   return validateYaml(text, resolved.options, started);
