@@ -1,43 +1,57 @@
 // Behaving well in a terminal and a pipeline: colour only where wanted, output to a file on request, and a quiet exit
-// when the reader of standard output goes away (`| head`).
-import { writeFileSync } from "node:fs";
+// when the reader of standard output goes away (`| head`). Output is written synchronously to the descriptors: Node's
+// stream objects for standard output and error load some twenty modules, which a short run would spend a few
+// milliseconds on, and a process that has written everything can exit at once.
+import { fstatSync, writeFileSync, writeSync } from "node:fs";
 
-/** NO_COLOR (non-empty) always wins; FORCE_COLOR forces colour unless it is "0" or "false"; else a TTY decides. */
-export function wantsColor(stream: { isTTY?: boolean }): boolean {
-  const { NO_COLOR, FORCE_COLOR: force } = process.env;
-  if (NO_COLOR !== undefined && NO_COLOR !== "") return false;
-  if (force !== undefined) return force !== "0" && force !== "false";
-  return stream.isTTY === true;
-}
+export const STDOUT = 1;
+export const STDERR = 2;
 
-/** A closed pipe ends the process with the exit status already decided, without a stack trace. */
-export function exitQuietlyOnClosedPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit();
-      throw error;
-    });
+/**
+ * Whether a descriptor is a terminal. A character device stands for one: asking `tty.isatty` would load the network
+ * stack; the other character devices a run may write to (/dev/null) take colour and progress harmlessly.
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
   }
 }
 
+/** NO_COLOR (non-empty) always wins; FORCE_COLOR forces colour unless it is "0" or "false"; else a terminal decides. */
+export function wantsColor(fd: number): boolean {
+  const { NO_COLOR, FORCE_COLOR: force } = process.env;
+  if (NO_COLOR !== undefined && NO_COLOR !== "") return false;
+  if (force !== undefined) return force !== "0" && force !== "false";
+  return isTerminal(fd);
+}
+
+// Where a descriptor is non-blocking (a pipe another process made so) and full, the write waits a millisecond.
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
 /**
- * Ends the process as soon as standard output and standard error are flushed, rather than when the event loop drains:
- * after a large document V8 still has garbage collection queued (about 10 ms) that a process about to end need not do.
- * The exit status is process.exitCode, already set.
+ * Writes all of `text` to a standard descriptor. A reader that went away (EPIPE) ends the process with the exit status
+ * already decided, without a stack trace.
  */
-export function exitWhenFlushed(): void {
-  let unflushed = 2;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.write("", () => {
-      if (--unflushed === 0) process.exit();
-    });
+export function write(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  for (let offset = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(fd, bytes, offset);
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === "EPIPE") process.exit();
+      if (code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
   }
 }
 
 /** Writes `text` to `file`, or to standard output when there is none; returns an error message on failure. */
 export function emit(text: string, file: string | undefined): string | undefined {
   if (file === undefined) {
-    process.stdout.write(text);
+    write(STDOUT, text);
     return undefined;
   }
   try {

@@ -69,6 +69,19 @@ export function runClosingStdoutEarly(args: readonly string[], options: RunOptio
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stderr, firstChunk })));
 }
 
+/**
+ * Runs the CLI with standard output inherited from a parent Node.js process that made that pipe non-blocking (as any
+ * Node.js process writing to a pipe does), and reads the pipe only after `readAfterMs`, so that the CLI finds it full.
+ */
+export function runIntoNonBlockingPipe(args: readonly string[], readAfterMs: number, options: RunOptions = {}): Promise<{ status: number | null; stdout: Buffer }> {
+  const parent = `process.stdout.write(""); const { status } = require("node:child_process").spawnSync(process.execPath, ${JSON.stringify([CLI, ...args])}, { stdio: "inherit" }); process.exitCode = status;`;
+  const child = spawn(process.execPath, ["-e", parent], { cwd: options.cwd, env: environment(options.env), stdio: ["ignore", "pipe", "ignore"] });
+  const chunks: Buffer[] = [];
+  child.stdout.pause();
+  setTimeout(() => child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk)).resume(), readAfterMs);
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout: Buffer.concat(chunks) })));
+}
+
 /** The first errors of a SARIF log against the official SARIF 2.1.0 schema; none when it is valid. */
 export function sarifSchemaErrors(sarif: unknown): unknown[] {
   // The schema is draft-04, whose only difference that matters here is `id` for `$id`.

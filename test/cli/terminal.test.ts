@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
-import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, runClosingStdoutEarly, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
+import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, runClosingStdoutEarly, runIntoNonBlockingPipe, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
 
 const cwd = tempDir("terminal");
 put(cwd, "valid.json", VALID_CATALOG);
@@ -26,6 +26,14 @@ describe("oscal-validate in a terminal and a pipeline", () => {
     expect(firstChunk).toBe("[\n  {\n    ");
     expect(status).toBe(1);
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+  });
+
+  it("writes all of a large report into a non-blocking pipe whose reader starts late", async () => {
+    const { status, stdout } = await runIntoNonBlockingPipe(["--format", "json", "many.json"], 300, { cwd });
+    expect(status).toBe(1);
+    expect(stdout.length).toBeGreaterThan(256 * 1024); // several times what the pipe holds
+    const withoutDuration = (text: string) => text.replace(/"durationMs": \d+/g, "");
+    expect(withoutDuration(stdout.toString())).toBe(withoutDuration(run(["--format", "json", "many.json"], { cwd }).stdout));
   });
 
   it("exits 0 for valid inputs, 1 for findings or a non-OSCAL input, 2 for an unreadable one, whatever else fails", () => {
