@@ -164,6 +164,8 @@ function escapeSegment(segment: Segment): string {
 type Place = Segment[] | PathNode;
 /** Paths up to this deep are copied for what waits for the end of the walk; deeper ones are interned at once. */
 const COPIED_DEPTH = 32;
+/** How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk. */
+const RECENT_MATCHES = 16;
 
 export interface Finding {
   readonly rule: number;
@@ -230,10 +232,11 @@ export class SemanticRun {
   readonly paramIds: Set<string> | null;
   // allowed-values that share a target node: a value passes when any applicable constraint enumerates it, or when
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
-  // key); matches are remembered per key, misses kept for the final verdict (with their place only when the
+  // key); matches are listed in the order made, misses kept for the final verdict (with their place only when the
   // constraint is strict: only strict misses are ever reported).
-  private readonly allowedMatches = new Map<unknown, Set<unknown>>();
+  private readonly allowedMatches: unknown[] = []; // container, key
   private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other)
+  private strictMisses = 0;
   private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
   private lastMatchedKey: unknown = null;
   private readonly references: unknown[] = []; // rule, index, key, place, label
@@ -273,14 +276,15 @@ export class SemanticRun {
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
   allowed(rule: number, ok: boolean, container: unknown, key: unknown, value: unknown, depth: number): void {
     // A node some constraint has matched passes whatever the others say: the walk checks a node's values in a row, so
-    // the last match answers most verdicts on it without a lookup (a match there is recorded already).
+    // the last match answers most verdicts on it without a lookup.
     if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
+    const matches = this.allowedMatches;
     if (ok) {
       this.lastMatchedContainer = container;
       this.lastMatchedKey = key;
-      let matched = this.allowedMatches.get(key);
-      if (matched === undefined) this.allowedMatches.set(key, (matched = new Set()));
-      matched.add(container);
+      // Listed, not put in a set: most matches are never asked about, and a set of tens of thousands of nodes cost
+      // more than the rest of the verdicts.
+      matches.push(container, key);
       return;
     }
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
@@ -289,8 +293,12 @@ export class SemanticRun {
       this.allowedMisses.push(rule, container, key, value, null);
       return;
     }
-    const matched = this.allowedMatches.get(key);
-    if (matched === undefined || !matched.has(container)) this.allowedMisses.push(rule, container, key, value, this.placeAt(depth));
+    // The other constraints reaching a node check it close by (its parent's or grandparent's loops): a match among
+    // the latest few answers a strict miss at once; any other is found in `finish`.
+    const stop = Math.max(0, matches.length - 2 * RECENT_MATCHES);
+    for (let i = matches.length - 2; i >= stop; i -= 2) if (matches[i] === container && matches[i + 1] === key) return;
+    this.strictMisses++;
+    this.allowedMisses.push(rule, container, key, value, this.placeAt(depth));
   }
 
   /** An index-has-key reference, resolved in `finish` when every index is complete. */
@@ -360,7 +368,19 @@ export class SemanticRun {
   }
 
   private finishAllowedValues(): void {
+    if (this.strictMisses === 0) return;
     const misses = this.allowedMisses;
+    // The matches of nodes with a strict miss, by key: a set lookup costs nothing for objects never put in a set.
+    const missed = new Set<unknown>();
+    for (let i = 0; i < misses.length; i += 5) if (misses[i + 4] !== null) missed.add(misses[i + 1]);
+    const matchedByKey = new Map<unknown, Set<unknown>>();
+    const matches = this.allowedMatches;
+    for (let i = 0; i < matches.length; i += 2) {
+      if (!missed.has(matches[i])) continue;
+      let matched = matchedByKey.get(matches[i + 1]);
+      if (matched === undefined) matchedByKey.set(matches[i + 1], (matched = new Set()));
+      matched.add(matches[i]);
+    }
     // Nodes with an unmatched strict miss, by container (nodes of one container chained in the order first missed), then
     // every constraint that missed them, in the order they ran.
     let unmatched: Map<unknown, UnmatchedNode> | null = null;
@@ -368,8 +388,7 @@ export class SemanticRun {
       if (misses[i + 4] === null) continue;
       const container = misses[i + 1];
       const key = misses[i + 2];
-      const matched = this.allowedMatches.get(key);
-      if (matched !== undefined && matched.has(container)) continue;
+      if (matchedByKey.get(key)?.has(container) === true) continue;
       if (unmatched === null) unmatched = new Map();
       const first = unmatched.get(container);
       if (first === undefined) unmatched.set(container, this.unmatchedNode(key, misses[i + 3], misses[i + 4] as Place));

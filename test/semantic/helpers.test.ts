@@ -63,6 +63,16 @@ describe("semantic run", () => {
     expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
   });
 
+  it("passes a node matched long before another constraint misses it, however many matches lie between", () => {
+    const { run, at } = runOver("catalog");
+    const parts = Array.from({ length: 40 }, () => ({ name: "y" }));
+    run.allowed(1, true, parts[0], "name", "y", at("parts", 0, "name"));
+    for (let i = 1; i < parts.length; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
+    run.allowed(0, false, parts[0], "name", "y", at("parts", 0, "name"));
+    run.allowed(0, false, parts[39], "name", "y", at("parts", 39, "name"));
+    expect(run.finish({ catalog: { parts } }, 0)).toEqual([]);
+  });
+
   it("reports every unmatched key of one object, in the order first missed, each naming the constraints that missed it", () => {
     const { run, at } = runOver("catalog");
     const prop = { value: "v", name: "n" };
