@@ -267,7 +267,7 @@ export class SemanticRun {
 
   private file(finding: Finding): void {
     this.findings.push(finding);
-    // Most nodes hold one finding: an array made with it is a fifth the size of an empty one grown by a push.
+    // Most nodes hold one finding: an array made with it has room for one, where an empty one grows to sixteen.
     const { at } = finding;
     if (at.findings === null) at.findings = [finding];
     else at.findings.push(finding);
