@@ -14,6 +14,8 @@ import { EXIT_USAGE, exitCodeOf, summaryLine } from "./verdict.js";
 import { defaultThreads, validateFiles } from "./worker-pool.js";
 
 function usageError(message: string): never {
+  // Set first: a write to a closed standard error ends the process with the status set by then.
+  process.exitCode = EXIT_USAGE;
   write(STDERR, `oscal-validate: ${message}\nRun "oscal-validate --help" for usage.\n`);
   process.exit(EXIT_USAGE);
 }

@@ -9,7 +9,7 @@ export const STDERR = 2;
 
 /**
  * Whether a descriptor is a terminal. A character device stands for one: asking `tty.isatty` would load the network
- * stack; the other character devices a run may write to (/dev/null) take colour and progress harmlessly.
+ * stack; the other character device output usually goes to, /dev/null, takes colour and progress harmlessly.
  */
 export function isTerminal(fd: number): boolean {
   try {

@@ -69,6 +69,13 @@ export function runClosingStdoutEarly(args: readonly string[], options: RunOptio
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stderr, firstChunk })));
 }
 
+/** Runs the CLI with its standard error closed by the reader before the CLI can write to it (`2>&1 | true`, roughly). */
+export function runWithStderrClosed(args: readonly string[], options: RunOptions = {}): Promise<number | null> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: environment(options.env), stdio: ["ignore", "ignore", "pipe"] });
+  child.stderr.destroy();
+  return new Promise((resolve) => child.on("close", (status) => resolve(status)));
+}
+
 /**
  * Runs the CLI with standard output inherited from a parent Node.js process that made that pipe non-blocking (as any
  * Node.js process writing to a pipe does), and reads the pipe only after `readAfterMs`, so that the CLI finds it full.

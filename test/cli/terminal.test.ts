@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../../compiler/paths.js";
-import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, runClosingStdoutEarly, runIntoNonBlockingPipe, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
+import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, runClosingStdoutEarly, runIntoNonBlockingPipe, runWithStderrClosed, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
 
 const cwd = tempDir("terminal");
 put(cwd, "valid.json", VALID_CATALOG);
@@ -56,6 +56,10 @@ describe("oscal-validate in a terminal and a pipeline", () => {
     expect(run(["--jobs", "0", "valid.json"], { cwd }).stderr).toContain('--jobs must be a whole number of at least 1; got "0"');
     expect(run(["--fail-on", "note", "valid.json"], { cwd }).stderr).toContain("--fail-on must be one of error, warning");
     expect(run(["--output"], { cwd }).stderr).toContain("option --output needs a value");
+  });
+
+  it("exits 2 for a usage error even when nobody reads standard error", async () => {
+    expect(await runWithStderrClosed(["--colour", "valid.json"], { cwd })).toBe(2);
   });
 
   it("words option errors for the command line, not for HTTP", () => {
