@@ -267,7 +267,7 @@ export class SemanticRun {
 
   private file(finding: Finding): void {
     this.findings.push(finding);
-    // Most nodes hold one finding: an array made with it has room for one, where an empty one grows to sixteen.
+    // Most nodes hold one finding: an array made with it has room for one, where an empty one grows to seventeen.
     const { at } = finding;
     if (at.findings === null) at.findings = [finding];
     else at.findings.push(finding);
