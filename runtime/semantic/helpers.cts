@@ -200,13 +200,23 @@ const allowedValuesMessage: Describe = (value, verdictText) => `Value ${EX(value
 const referenceMessage: Describe = (key, label, source) => `${label as string}${key === null ? " (empty key)" : ` ${EX(key)}`} [${source}]`;
 const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as string}`)} does not match any id or uuid in this document`;
 
-/** A node no allowed-values constraint matched, the constraints that missed it, and the next such node of its container. */
-interface UnmatchedNode {
+/**
+ * A node some strict allowed-values constraint missed: whether another constraint matched it, the constraints that
+ * missed it (when none did), and the next such node of its container.
+ */
+interface MissedNode {
   key: unknown;
   value: unknown;
-  at: PathNode;
+  place: Place;
+  matched: boolean;
   rules: number[];
-  next: UnmatchedNode | null;
+  next: MissedNode | null;
+}
+
+function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key: unknown): MissedNode | null {
+  let node = missed.get(container) ?? null;
+  while (node !== null && node.key !== key) node = node.next;
+  return node;
 }
 
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
@@ -370,56 +380,46 @@ export class SemanticRun {
   private finishAllowedValues(): void {
     if (this.strictMisses === 0) return;
     const misses = this.allowedMisses;
-    // The matches of nodes with a strict miss, by key: a set lookup costs nothing for objects never put in a set.
-    const missed = new Set<unknown>();
-    for (let i = 0; i < misses.length; i += 5) if (misses[i + 4] !== null) missed.add(misses[i + 1]);
-    const matchedByKey = new Map<unknown, Set<unknown>>();
-    const matches = this.allowedMatches;
-    for (let i = 0; i < matches.length; i += 2) {
-      if (!missed.has(matches[i])) continue;
-      let matched = matchedByKey.get(matches[i + 1]);
-      if (matched === undefined) matchedByKey.set(matches[i + 1], (matched = new Set()));
-      matched.add(matches[i]);
-    }
-    // Nodes with an unmatched strict miss, by container (nodes of one container chained in the order first missed), then
-    // every constraint that missed them, in the order they ran.
-    let unmatched: Map<unknown, UnmatchedNode> | null = null;
+    // Nodes with a strict miss, by container (nodes of one container chained in the order first missed).
+    const missed = new Map<unknown, MissedNode>();
     for (let i = 0; i < misses.length; i += 5) {
-      if (misses[i + 4] === null) continue;
+      const place = misses[i + 4] as Place | null;
+      if (place === null) continue;
       const container = misses[i + 1];
       const key = misses[i + 2];
-      if (matchedByKey.get(key)?.has(container) === true) continue;
-      if (unmatched === null) unmatched = new Map();
-      const first = unmatched.get(container);
-      if (first === undefined) unmatched.set(container, this.unmatchedNode(key, misses[i + 3], misses[i + 4] as Place));
+      const first = missed.get(container);
+      const node: MissedNode = { key, value: misses[i + 3], place, matched: false, rules: [], next: null };
+      if (first === undefined) missed.set(container, node);
       else {
-        let node = first;
-        while (node.key !== key && node.next !== null) node = node.next;
-        if (node.key !== key) node.next = this.unmatchedNode(key, misses[i + 3], misses[i + 4] as Place);
+        let last = first;
+        while (last.key !== key && last.next !== null) last = last.next;
+        if (last.key !== key) last.next = node;
       }
     }
-    if (unmatched === null) return;
+    // A match anywhere passes its node; looking up an object that was never put in a map costs next to nothing.
+    const matches = this.allowedMatches;
+    for (let i = 0; i < matches.length; i += 2) {
+      const node = missedNodeOf(missed, matches[i], matches[i + 1]);
+      if (node !== null) node.matched = true;
+    }
+    // Every constraint that missed an unmatched node, in the order they ran.
     for (let i = 0; i < misses.length; i += 5) {
-      let node: UnmatchedNode | null = unmatched.get(misses[i + 1]) ?? null;
-      while (node !== null && node.key !== misses[i + 2]) node = node.next;
+      const node = missedNodeOf(missed, misses[i + 1], misses[i + 2]);
       const rule = misses[i] as number;
-      if (node !== null && node.rules.indexOf(rule) < 0) node.rules.push(rule);
+      if (node !== null && !node.matched && node.rules.indexOf(rule) < 0) node.rules.push(rule);
     }
     // Misses by the same constraints share the rule reported and the end of the message.
     // Most misses are by one constraint: its number is the key, without joining a list.
     const verdicts = new Map<number | string, { strict: number; text: string }>();
-    for (const first of unmatched.values()) {
-      for (let node: UnmatchedNode | null = first; node !== null; node = node.next) {
+    for (const first of missed.values()) {
+      for (let node: MissedNode | null = first; node !== null; node = node.next) {
+        if (node.matched) continue;
         const combination = node.rules.length === 1 ? node.rules[0]! : node.rules.join(",");
         let verdict = verdicts.get(combination);
         if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(node.rules)));
-        this.reportDeferred(verdict.strict, node.at, allowedValuesMessage, node.value, verdict.text);
+        this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict.text);
       }
     }
-  }
-
-  private unmatchedNode(key: unknown, value: unknown, place: Place): UnmatchedNode {
-    return { key, value, at: this.nodeOf(place), rules: [], next: null };
   }
 
   /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
