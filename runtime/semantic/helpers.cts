@@ -213,6 +213,10 @@ interface MissedNode {
   next: MissedNode | null;
 }
 
+function missedNode(key: unknown, value: unknown, place: Place): MissedNode {
+  return { key, value, place, matched: false, rules: [], next: null };
+}
+
 function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key: unknown): MissedNode | null {
   let node = missed.get(container) ?? null;
   while (node !== null && node.key !== key) node = node.next;
@@ -388,13 +392,13 @@ export class SemanticRun {
       const container = misses[i + 1];
       const key = misses[i + 2];
       const first = missed.get(container);
-      const node: MissedNode = { key, value: misses[i + 3], place, matched: false, rules: [], next: null };
-      if (first === undefined) missed.set(container, node);
-      else {
-        let last = first;
-        while (last.key !== key && last.next !== null) last = last.next;
-        if (last.key !== key) last.next = node;
+      if (first === undefined) {
+        missed.set(container, missedNode(key, misses[i + 3], place));
+        continue;
       }
+      let last = first;
+      while (last.key !== key && last.next !== null) last = last.next;
+      if (last.key !== key) last.next = missedNode(key, misses[i + 3], place);
     }
     // A match anywhere passes its node; looking up an object that was never put in a map costs next to nothing.
     const matches = this.allowedMatches;

@@ -66,8 +66,7 @@ describe("semantic run", () => {
   it("passes a node matched long before another constraint misses it, however many matches lie between", () => {
     const { run, at } = runOver("catalog");
     const parts = Array.from({ length: 40 }, () => ({ name: "y" }));
-    run.allowed(1, true, parts[0], "name", "y", at("parts", 0, "name"));
-    for (let i = 1; i < parts.length; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
+    for (let i = 0; i < parts.length; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
     run.allowed(0, false, parts[0], "name", "y", at("parts", 0, "name"));
     run.allowed(0, false, parts[39], "name", "y", at("parts", 39, "name"));
     expect(run.finish({ catalog: { parts } }, 0)).toEqual([]);
