@@ -52,12 +52,14 @@ export function withLocations(issues: readonly ValidationIssue[], locate: Locato
 /** The requested pointers as a tree of reference tokens, so the scan follows only the branches that hold a finding. */
 interface PointerNode {
   children: Map<string, PointerNode> | undefined;
+  /** The children whose token is ASCII without a backslash: a member name naming one is the token's own bytes. */
+  plainChildren: { name: string; node: PointerNode }[];
   /** Indices of the requests placed at this node's value, then at its member name. */
   atValue: number[];
   atName: number[];
 }
 
-const newNode = (): PointerNode => ({ children: undefined, atValue: [], atName: [] });
+const newNode = (): PointerNode => ({ children: undefined, plainChildren: [], atValue: [], atName: [] });
 
 function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode; placeable: number } {
   const root = newNode();
@@ -69,7 +71,10 @@ function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode;
     for (const token of tokens) {
       node.children ??= new Map();
       let child = node.children.get(token);
-      if (child === undefined) node.children.set(token, (child = newNode()));
+      if (child === undefined) {
+        node.children.set(token, (child = newNode()));
+        if (/^[\x00-\x5b\x5d-\x7f]*$/.test(token)) node.plainChildren.push({ name: token, node: child });
+      }
       node = child;
     }
     (request.target === "name" ? node.atName : node.atValue).push(index);
@@ -208,13 +213,12 @@ class JsonScan {
    * in `memberNode` (no object per member: the scan enters every member of the containers it walks into).
    */
   private enterMember(i: number, frame: Frame): number {
-    const children = frame.node.children!;
     if (frame.isArray) {
-      this.memberNode = children.get(String(frame.index));
+      this.memberNode = frame.node.children!.get(String(frame.index));
       return i;
     }
     const nameEnd = skipString(this.bytes, i);
-    const child = children.get(memberName(this.bytes, i, nameEnd));
+    const child = childNamed(this.bytes, frame.node, i + 1, nameEnd - 1);
     if (child !== undefined) this.place(child.atName, i);
     this.memberNode = child;
     // Past the name, the colon and the whitespace around it.
@@ -273,8 +277,27 @@ class JsonScan {
   }
 }
 
-function memberName(bytes: Uint8Array, start: number, end: number): string {
-  const raw = utf8.decode(bytes.subarray(start + 1, end - 1));
+/**
+ * The child named by the member name between `from` and `to` (its quotes excluded). An ASCII name without escapes is
+ * its own bytes, so it is compared with the few children there are, character by byte: no string per member of every
+ * object the scan walks into. Only other names are decoded.
+ */
+function childNamed(bytes: Uint8Array, node: PointerNode, from: number, to: number): PointerNode | undefined {
+  const length = to - from;
+  for (const { name, node: child } of node.plainChildren) {
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && bytes[from + k] === name.charCodeAt(k)) k++;
+    if (k === length) return child;
+  }
+  for (let k = from; k < to; k++) {
+    if (bytes[k]! === BACKSLASH || bytes[k]! >= 0x80) return node.children!.get(memberName(bytes, from, to));
+  }
+  return undefined;
+}
+
+function memberName(bytes: Uint8Array, from: number, to: number): string {
+  const raw = utf8.decode(bytes.subarray(from, to));
   return raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
 }
 
