@@ -37,20 +37,43 @@ export function measure(runs: number, warmUp: number, run: (lap: (ms: number) =>
 }
 
 /**
+ * Calls `run` for `ms` milliseconds of wall time (at least once). V8 optimises a function after enough calls and on a
+ * background thread: a small document's first few hundred runs still measure that, not the validator.
+ */
+export function warmUpFor(ms: number, run: () => void): void {
+  const until = performance.now() + ms;
+  do run();
+  while (performance.now() < until);
+}
+
+/**
+ * Times several subjects in alternating blocks of runs: each block's first `settleRuns` are untimed, since they pay for
+ * the garbage the previous subject left, and alternating spreads a change in the machine's speed over every subject.
+ * Per subject, `blocks` x (`runsPerBlock` - `settleRuns`) timed runs.
+ */
+export function measureInBlocks<K extends string>(blocks: number, runsPerBlock: number, settleRuns: number, subjects: Record<K, () => void>): Record<K, Timing> {
+  const names = Object.keys(subjects) as K[];
+  const samples = new Map<K, number[]>(names.map((name) => [name, []]));
+  for (let block = 0; block < blocks; block++) {
+    for (const name of names) {
+      const run = subjects[name];
+      for (let i = 0; i < runsPerBlock; i++) {
+        const started = now();
+        run();
+        if (i >= settleRuns) samples.get(name)!.push(now() - started);
+      }
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, summarize(samples.get(name)!)])) as Record<K, Timing>;
+}
+
+/**
  * Times several subjects in rounds, each subject once per round, so that all of them run in the same state of the heap
  * and of the machine: run in turn instead, whichever comes later inherits the heap the earlier ones grew.
  */
 export function measureInterleaved<K extends string>(runs: number, warmUp: number, subjects: Record<K, () => void>): Record<K, Timing> {
-  const names = Object.keys(subjects) as K[];
-  const samples = new Map<K, number[]>(names.map((name) => [name, []]));
-  for (let i = 0; i < warmUp + runs; i++) {
-    for (const name of names) {
-      const started = now();
-      subjects[name]();
-      if (i >= warmUp) samples.get(name)!.push(now() - started);
-    }
-  }
-  return Object.fromEntries(names.map((name) => [name, summarize(samples.get(name)!)])) as Record<K, Timing>;
+  for (let i = 0; i < warmUp; i++) for (const run of Object.values<() => void>(subjects)) run();
+  return measureInBlocks(runs, 1, 0, subjects);
 }
 
 /** Wall time of `count` spawns of a fresh process; fails loudly if a run exits with a status other than `expectedStatus`. */
