@@ -111,6 +111,28 @@ describe("finding positions in JSON", () => {
     expect(new Set(placed(issues(text)))).toEqual(new Set(["/catalog/metadata required 1:79"]));
   });
 
+  it("names that are prefixes of others, non-ASCII names and names holding an escaped quote, through the locator itself", () => {
+    const text = String.raw`{"ab": 0, "abc": [1], "é": 2, "q\"": 3, "x": {"é": 4}}`;
+    // The "abc" array starts at column 18 (after a name "ab" that is no request's), the value of "é" at 28 (é is one
+    // column), the value of the name q" at 38, and the name "é" inside "x" at 47.
+    const requests: LocationRequest[] = [
+      { pointer: "/abc", target: "value" },
+      { pointer: "/é", target: "value" },
+      { pointer: '/q"', target: "value" },
+      { pointer: "/x/é", target: "name" },
+    ];
+    const expected = [
+      { line: 1, column: 18 },
+      { line: 1, column: 28 },
+      { line: 1, column: 38 },
+      { line: 1, column: 47 },
+    ];
+    // Without repeated names the scan stops at each request's first place, so a name matched wrongly would stand.
+    expect(jsonLocator(encode(text), false)(requests)).toEqual(expected);
+    expect(jsonLocator(encode(text))(requests)).toEqual(expected);
+    expect(jsonLocatorInJs(encode(text), false)(requests)).toEqual(expected);
+  });
+
   it("escaped names, pointer escapes, arrays and strings holding brackets, through the locator itself", () => {
     const text = '{"a\\u0062": [0, "]}\\"[{", {"x/y": 1, "t~": [true]}], "z": null}';
     // The text is {"a\u0062": [0, "]}\"[{", {"x/y": 1, "t~": [true]}], "z": null}. Its name "ab" starts at column 2
