@@ -24,6 +24,8 @@ const RUNS = Number(process.env.OSCAL_BENCH_RUNS ?? 50);
 const WARM_UP = 10;
 const WARM_UP_MS = Number(process.env.OSCAL_BENCH_WARM_MS ?? 2000);
 const WARM_BLOCKS = 5;
+/** Timed runs per block (RUNS in all, rounded up to whole blocks), after the untimed ones that settle each block. */
+const WARM_RUNS_PER_BLOCK = Math.ceil(RUNS / WARM_BLOCKS);
 const SETTLE_RUNS = 2;
 
 /** Goals per file: the most `full` and `schema` may take, as multiples of the floor. */
@@ -42,17 +44,17 @@ const cell = (subject: Phases, floor: Phases) =>
 
 /**
  * Each subject's runs 11-60 of its first calls, one subject after the other (as a process meets them), then warm:
- * after WARM_UP_MS more of each subject, RUNS timed runs each in alternating blocks.
+ * after WARM_UP_MS more of each subject, timed runs in alternating blocks.
  */
 function timeEarlyAndWarm<K extends string>(subjects: Record<K, () => void>): Record<K, Phases> {
   const names = Object.keys(subjects) as K[];
   const early = Object.fromEntries(names.map((name) => [name, measure(RUNS, WARM_UP, subjects[name]).whole])) as Record<K, Timing>;
   for (const name of names) warmUpFor(WARM_UP_MS, subjects[name]);
-  const warm = measureInBlocks(WARM_BLOCKS, RUNS / WARM_BLOCKS + SETTLE_RUNS, SETTLE_RUNS, subjects);
+  const warm = measureInBlocks(WARM_BLOCKS, WARM_RUNS_PER_BLOCK + SETTLE_RUNS, SETTLE_RUNS, subjects);
   return Object.fromEntries(names.map((name) => [name, { early: early[name], warm: warm[name] }])) as Record<K, Phases>;
 }
 
-console.log(`${RUNS} runs warm (after ${WARM_UP_MS} ms of runs each; ${WARM_BLOCKS} alternating blocks per subject) and early (runs ${WARM_UP + 1}-${WARM_UP + RUNS}), node ${process.version}, ${CLOCK}`);
+console.log(`${WARM_BLOCKS * WARM_RUNS_PER_BLOCK} runs warm (after ${WARM_UP_MS} ms of runs each; ${WARM_BLOCKS} alternating blocks per subject) and early (runs ${WARM_UP + 1}-${WARM_UP + RUNS}), node ${process.version}, ${CLOCK}`);
 const goals: string[] = [];
 for (const file of FILES) {
   const bytes = new Uint8Array(readFileSync(file));
@@ -60,14 +62,12 @@ for (const file of FILES) {
   const parsed = decodeAndParse(bytes);
   const fullOptions = resolveOptions({ level: "full" });
   if (!fullOptions.ok) throw new Error("level full resolves");
-  const timings = timeEarlyAndWarm({
+  const { floor, schema, full: fullTiming, parsedFull } = timeEarlyAndWarm({
     floor: () => void decodeAndParse(bytes),
     schema: () => void reportOf(bytes, { level: "schema" }),
     full: () => void reportOf(bytes, { level: "full" }),
     parsedFull: () => void validateParsed(parsed, fullOptions.options),
   });
-  const { floor, schema, parsedFull } = timings;
-  const fullTiming = timings.full;
   const findings = full.issues.length;
   const name = path.basename(file);
   console.log(`\n${name}: ${full.model}, ${(bytes.length / 1e6).toFixed(2)} MB, valid=${full.valid}, ${findings} findings at full, ${full.meta.semanticRules?.count ?? 0} rules`);
