@@ -6,7 +6,7 @@
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character); on the way it records where the large containers of the top four levels end. SIMD
+;; denote an excluded character); on the way it records where the large containers of the top seven levels end. SIMD
 ;; compares find the bytes acted on (the scan and the skip: 64 at a time, with string contents told apart by bit
 ;; arithmetic; the escape: 16 at a time), so runs of indentation and string contents
 ;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
@@ -33,8 +33,8 @@
   (global $container_table (export "container_table") i32 (i32.const 69920))
   (global $containers (export "containers") (mut i32) (i32.const 0))
   (global $container_capacity i32 (i32.const 1024))
-  (global $recorded_depth i32 (i32.const 4))
-  (global $recorded_bytes i32 (i32.const 16384))
+  (global $recorded_depth i32 (i32.const 7))
+  (global $recorded_bytes i32 (i32.const 2048))
   (global $document_start (export "document_start") i32 (i32.const 131072))
 
   ;; Scan results: bit 0 nesting too deep, bit 1 needs the exact pass.
@@ -315,16 +315,13 @@
       (then (i32.and (local.get $mask) (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $end) (local.get $at))) (i32.const 1))))
       (else (local.get $mask))))
 
-  ;; Enters the container closing at document offset $end (just past its bracket) at $depth in the table when it is
-  ;; large and there is room. A closing bracket at depth 0 (text JSON.parse would have refused) records nothing.
+  ;; Enters the large container (see the scan) closing at document offset $end (just past its bracket) at $depth in the
+  ;; table when there is room. A closing bracket at depth 0 (text JSON.parse would have refused) records nothing.
   (func $record_container (param $depth i32) (param $end i32)
-    (local $start i32)
     (local $entry i32)
     (if (i32.or (i32.eqz (local.get $depth)) (i32.ge_u (global.get $containers) (global.get $container_capacity))) (then (return)))
-    (local.set $start (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
-    (if (i32.lt_u (i32.sub (local.get $end) (local.get $start)) (global.get $recorded_bytes)) (then (return)))
     (local.set $entry (i32.add (global.get $container_table) (i32.shl (global.get $containers) (i32.const 3))))
-    (i32.store (local.get $entry) (local.get $start))
+    (i32.store (local.get $entry) (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
     (i32.store offset=4 (local.get $entry) (local.get $end))
     (global.set $containers (i32.add (global.get $containers) (i32.const 1))))
 
@@ -401,6 +398,7 @@
     (local $at i32)
     (local $byte i32)
     (local $close i32)
+    (local $container_end i32)
     (local $depth i32)
     (local $expect_name i32)
     (global.set $flags (i32.const 0))
@@ -449,8 +447,16 @@
             ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
             (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
               (then
-                (if (i32.le_u (local.get $depth) (global.get $recorded_depth))
-                  (then (call $record_container (local.get $depth) (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start)))))
+                ;; A container of at least $recorded_bytes is large; most are not, and cost no call. (Past $recorded_depth the
+                ;; start read is not one, but the test's first half is false.)
+                (local.set $container_end (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start)))
+                (if (i32.and
+                      (i32.le_u (local.get $depth) (global.get $recorded_depth))
+                      (i32.ge_u
+                        (i32.sub (local.get $container_end)
+                          (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
+                        (global.get $recorded_bytes)))
+                  (then (call $record_container (local.get $depth) (local.get $container_end))))
                 (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
                 (local.set $expect_name (i32.const 0))
                 (br $next)))

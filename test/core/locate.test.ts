@@ -281,7 +281,7 @@ describe("the WebAssembly container skip", () => {
 
   it("passes a container the scan recorded as the JavaScript scan does, whatever its line feeds' place in a block", () => {
     for (let pad = 0; pad < 40; pad++) {
-      // Over 16 KB, with a line feed after every third item.
+      // Large enough for the scan to record it, with a line feed after every third item.
       const items = Array.from({ length: 2000 }, (_, i) => `"${filler((i * 7 + pad) % 23)}"${i % 3 === 0 ? "\n" : ""}`).join(",");
       const text = `{"m": {${" ".repeat(pad)}\n "big": [${items}],\n "after": {"x": [1,\n 2]}}}`;
       JSON.parse(text);
