@@ -3,7 +3,7 @@
 // parses an escaped copy of the text, whose offsets differ), and it walks into a container only when a finding lies
 // inside it: everything else is skipped bracket by bracket.
 import type { ValidationIssue } from "./report.js";
-import { pointerTokens } from "./json-pointer.js";
+import { unescapeToken } from "./json-pointer.js";
 import { withWasmContainerSkipper, type ContainerSkipper } from "./json-wasm.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, LINE_FEED, OPEN_ARRAY, OPEN_OBJECT, QUOTE, byteOrderMarkLength } from "./json-bytes.js";
 
@@ -61,28 +61,61 @@ interface PointerNode {
 
 const newNode = (): PointerNode => ({ children: undefined, plainChildren: [], atValue: [], atName: [] });
 
+/** A JSON Pointer's token separator. */
+const SLASH = 0x2f;
+
 function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode; placeable: number } {
   const root = newNode();
   let placeable = 0;
+  // Findings come in document order, so a pointer mostly shares its first tokens with the one before: the nodes of that
+  // one's tokens, by where each token ends, are where the tree is entered again.
+  let previous = "";
+  let previousEnds: number[] = [];
+  let previousNodes: PointerNode[] = [];
   requests.forEach((request, index) => {
-    const tokens = pointerTokens(request.pointer);
-    if (tokens === undefined || (request.target === "name" && tokens.length === 0)) return;
+    const { pointer } = request;
+    if (pointer !== "" && pointer.charCodeAt(0) !== SLASH) return;
+    if (request.target === "name" && pointer === "") return;
+    let shared = 0;
+    while (shared < pointer.length && pointer.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
     let node = root;
-    for (const token of tokens) {
-      node.children ??= new Map();
-      let child = node.children.get(token);
-      if (child === undefined) {
-        node.children.set(token, (child = newNode()));
-        if (/^[\x00-\x5b\x5d-\x7f]*$/.test(token)) node.plainChildren.push({ name: token, node: child });
-      }
-      node = child;
+    let start = 1;
+    const ends: number[] = [];
+    const nodes: PointerNode[] = [];
+    for (let k = 0; k < previousEnds.length; k++) {
+      const end = previousEnds[k]!;
+      if (end > shared || !(end === pointer.length || pointer.charCodeAt(end) === SLASH)) break;
+      node = previousNodes[k]!;
+      start = end + 1;
+      ends.push(end);
+      nodes.push(node);
     }
+    while (start <= pointer.length && pointer !== "") {
+      let end = pointer.indexOf("/", start);
+      if (end < 0) end = pointer.length;
+      node = childFor(node, unescapeToken(pointer.slice(start, end)));
+      ends.push(end);
+      nodes.push(node);
+      start = end + 1;
+    }
+    previous = pointer;
+    previousEnds = ends;
+    previousNodes = nodes;
     (request.target === "name" ? node.atName : node.atValue).push(index);
     placeable++;
   });
   return { root, placeable };
 }
 
+function childFor(node: PointerNode, token: string): PointerNode {
+  node.children ??= new Map();
+  let child = node.children.get(token);
+  if (child === undefined) {
+    node.children.set(token, (child = newNode()));
+    if (/^[\x00-\x5b\x5d-\x7f]*$/.test(token)) node.plainChildren.push({ name: token, node: child });
+  }
+  return child;
+}
 
 const isWhitespace = (b: number): boolean => b === 0x20 || b === LINE_FEED || b === 0x0d || b === 0x09;
 const utf8 = new TextDecoder("utf-8");

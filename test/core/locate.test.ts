@@ -133,6 +133,15 @@ describe("finding positions in JSON", () => {
     expect(jsonLocatorInJs(encode(text), false)(requests)).toEqual(expected);
   });
 
+  it("pointers that share their first characters but not their tokens with the pointer before them", () => {
+    const text = '{"a": {"b": 1, "bc": 2, "b~c": 3}, "a/b": 4}';
+    // 1 at column 13, 2 at 22, 3 at 32, the object of "a" at 7, 4 at 43.
+    const requests: LocationRequest[] = ["/a/b", "/a/bc", "/a/b~0c", "/a", "/a~1b", "/a/b"].map((pointer) => ({ pointer, target: "value" }));
+    const expected = [13, 22, 32, 7, 43, 13].map((column) => ({ line: 1, column }));
+    expect(jsonLocator(encode(text))(requests)).toEqual(expected);
+    expect(jsonLocator(encode(text), false)(requests)).toEqual(expected);
+  });
+
   it("escaped names, pointer escapes, arrays and strings holding brackets, through the locator itself", () => {
     const text = '{"a\\u0062": [0, "]}\\"[{", {"x/y": 1, "t~": [true]}], "z": null}';
     // The text is {"a\u0062": [0, "]}\"[{", {"x/y": 1, "t~": [true]}], "z": null}. Its name "ab" starts at column 2
