@@ -66,11 +66,23 @@ export function CMPG(op: string, left: readonly Atom[], right: readonly Atom[]):
   return false;
 }
 
-/** The index key of several key fields: one string per node, or null when every key field is empty (not indexed). */
+/**
+ * The index key of several key fields: one string per node (the fields joined by U+001F, an empty one as U+0000), or
+ * null when every key field is empty (not indexed). Built in one loop: it runs for every prop of some contexts.
+ */
 export function KEYN(parts: readonly (string | null | undefined)[]): string | null {
   let any = false;
-  for (let i = 0; i < parts.length; i++) if (parts[i] !== undefined && parts[i] !== null) any = true;
-  return any ? parts.map((p) => (p === undefined || p === null ? "\u0000" : p)).join("\u001f") : null;
+  let key = "";
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (i > 0) key += "\u001f";
+    if (part === undefined || part === null) key += "\u0000";
+    else {
+      key += part;
+      any = true;
+    }
+  }
+  return any ? key : null;
 }
 /** key-field/@pattern: the key is the first capturing group of a full match. */
 export function KEYPAT(re: RegExp, v: string | undefined): string | null {
@@ -222,6 +234,15 @@ function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key:
   while (node !== null && node.key !== key) node = node.next;
   return node;
 }
+
+/** The rule reporting a miss by a combination of allowed-values constraints, and the rest of its message. */
+interface AllowedVerdict {
+  strict: number;
+  text: string;
+}
+
+/** Verdicts by combination (see finishAllowedValues), per generated module: the same for every check it makes. */
+const VERDICTS = new WeakMap<RuleTables, Map<number | string, AllowedVerdict>>();
 
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
 export interface RuleTables {
@@ -414,7 +435,8 @@ export class SemanticRun {
     }
     // Misses by the same constraints share the rule reported and the end of the message.
     // Most misses are by one constraint: its number is the key, without joining a list.
-    const verdicts = new Map<number | string, { strict: number; text: string }>();
+    let verdicts = VERDICTS.get(this.tables);
+    if (verdicts === undefined) VERDICTS.set(this.tables, (verdicts = new Map()));
     for (const first of missed.values()) {
       for (let node: MissedNode | null = first; node !== null; node = node.next) {
         if (node.matched) continue;
@@ -427,7 +449,7 @@ export class SemanticRun {
   }
 
   /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
-  private allowedVerdict(rules: readonly number[]): { strict: number; text: string } {
+  private allowedVerdict(rules: readonly number[]): AllowedVerdict {
     const { allowOther, allowedValues, allowedTarget, source } = this.tables;
     let strict = -1;
     const allowed = new Set<string>();
