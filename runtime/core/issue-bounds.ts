@@ -43,6 +43,7 @@ export function boundedIssue(issue: ValidationIssue): ValidationIssue {
 /** The path cut back to the nearest ancestor within bounds, or undefined when it is within bounds already. */
 function cutPath(path: string): { path: string; why: string } | undefined {
   if (path.length <= MAX_EXCERPT_CODE_POINTS) return undefined; // no token can be too long, nor the whole
+  if (path.length <= MAX_PATH_LENGTH && !hasLongToken(path)) return undefined; // most paths: no token to decode
   let kept = "";
   for (const token of path.slice(1).split("/")) {
     const name = unescapeToken(token);
@@ -55,4 +56,15 @@ function cutPath(path: string): { path: string; why: string } | undefined {
     kept += `/${token}`;
   }
   return undefined;
+}
+
+/** Whether some reference token of the path is longer than an excerpt as written (escapes included). */
+function hasLongToken(path: string): boolean {
+  for (let start = 1; start <= path.length; ) {
+    let end = path.indexOf("/", start);
+    if (end < 0) end = path.length;
+    if (end - start > MAX_EXCERPT_CODE_POINTS) return true;
+    start = end + 1;
+  }
+  return false;
 }
