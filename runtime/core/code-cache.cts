@@ -4,9 +4,10 @@
 // source it was made from, and is used only when that copy equals the source read now: V8 itself checks no more than the
 // source's length, and comparing bytes is exact without loading node:crypto, a few milliseconds of a cold process.
 // V8's cache bytes are not reproducible from run to run, so they are not a build output; a cache V8 rejects (other
-// flags, other build) is ignored and replaced. CommonJS, so that the CLI's bin can load its bundle through this module
-// before anything else, and the bundle and the generated ES modules share this one instance.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from "node:fs";
+// flags, other build) is ignored and replaced. A process that writes caches also keeps the directory to a size limit.
+// CommonJS, so that the CLI's bin can load its bundle through this module before anything else, and the bundle and the
+// generated ES modules share this one instance.
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,15 @@ import { Script } from "node:vm";
 /** Starts every cache file: the format, then the source's length in bytes (32-bit little-endian). */
 const MAGIC = Buffer.from("oscal-code-cache-1\n");
 const HEADER_BYTES = MAGIC.length + 4;
+
+/**
+ * The directory is kept to this many bytes (OSCAL_CODE_CACHE_MAX_MB overrides): every install path and Node.js version
+ * adds files of its own, about 12 MB for a full set, so a machine that runs the CLI from fresh installs would otherwise
+ * fill its temporary directory. Files are dropped least recently written first, only when this process writes some.
+ */
+const DEFAULT_MAX_DIRECTORY_MB = 64;
+/** A temporary file this old was left by a process killed while writing it (a write takes milliseconds). */
+const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 /** OSCAL_CODE_CACHE_DIR picks the directory; OSCAL_CODE_CACHE=off loads the plain way. */
 function cacheDirectory(): string | undefined {
@@ -75,6 +85,7 @@ let directory: string | null | undefined = null; // null: not looked up yet
 const pendingWrites: { script: Script; source: Buffer; file: string }[] = [];
 
 function writePending(): void {
+  const written = new Set<string>();
   for (const { script, source, file } of pendingWrites) {
     const temporary = `${file}.${process.pid}.tmp`;
     try {
@@ -88,11 +99,54 @@ function writePending(): void {
         closeSync(descriptor);
       }
       renameSync(temporary, file);
+      written.add(file);
     } catch {
       // A cache that cannot be written only costs the next process its compilation.
     }
   }
   pendingWrites.length = 0;
+  if (typeof directory === "string") sweep(directory, written);
+}
+
+/** Removes stale temporary files and, past the size limit, the caches written longest ago (never those in `keep`). */
+function sweep(dir: string, keep: ReadonlySet<string>): void {
+  const configured = Number(process.env.OSCAL_CODE_CACHE_MAX_MB);
+  const maxBytes = (process.env.OSCAL_CODE_CACHE_MAX_MB !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_MAX_DIRECTORY_MB) * 1024 * 1024;
+  const now = Date.now();
+  const removable: { file: string; size: number; written: number }[] = [];
+  let total = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const stats = statSync(file, { throwIfNoEntry: false });
+    // Gone meanwhile (another process sweeping), or not a file of ours.
+    if (stats === undefined || !stats.isFile() || stats.uid !== process.getuid!()) continue;
+    if (name.endsWith(".tmp")) {
+      if (now - stats.mtimeMs > STALE_TEMPORARY_MS) removeQuietly(file);
+    } else if (name.endsWith(".v8cache")) {
+      total += stats.size;
+      if (!keep.has(file)) removable.push({ file, size: stats.size, written: stats.mtimeMs });
+    }
+  }
+  removable.sort((a, b) => a.written - b.written);
+  for (const cache of removable) {
+    if (total <= maxBytes) break;
+    removeQuietly(cache.file);
+    total -= cache.size;
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Removed by another process already.
+  }
 }
 
 /** `require(file)` for a CommonJS module, compiled with the code cache when a trusted one is available. */

@@ -2,7 +2,7 @@
 // use it; a damaged or foreign cache, one made from other source, or a directory others can write, is never trusted.
 import { afterAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../helpers/corpus.js";
@@ -82,6 +82,35 @@ describe("code cache", () => {
     expect(first.status).toBe(1);
     expect(cacheFiles(dir).map((name) => name.replace(/-[0-9a-f]{14}\.v8cache$/, ""))).toEqual(["catalog.cjs", "catalog.collect.cjs", "oscal-validate.cjs"]);
     expect(cli()).toEqual(first);
+  });
+
+  it("keeps its directory to the size limit when it writes, dropping the caches written longest ago, and stale temporary files", () => {
+    const dir = cacheDirectory();
+    const MB = 1024 * 1024;
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3600_000);
+    // Caches of other installs, written 3, 2 and 1 hours ago; a temporary file a killed writer left an hour ago, and one
+    // a writer may still be filling.
+    const others = [3, 2, 1].map((hours) => {
+      const file = path.join(dir, `other-${hours}.cjs-0000000000000${hours}.v8cache`);
+      writeFileSync(file, Buffer.alloc(MB), { mode: 0o600 });
+      utimesSync(file, hoursAgo(hours), hoursAgo(hours));
+      return path.basename(file);
+    });
+    const staleTemporary = path.join(dir, "catalog.cjs-00000000000000.v8cache.123.tmp");
+    writeFileSync(staleTemporary, "", { mode: 0o600 });
+    utimesSync(staleTemporary, hoursAgo(1), hoursAgo(1));
+    const freshTemporary = path.join(dir, "semantic.cjs-00000000000000.v8cache.456.tmp");
+    writeFileSync(freshTemporary, "", { mode: 0o600 });
+
+    execFileSync(process.execPath, ["--input-type=module", "-e", SCRIPT], { env: { ...process.env, OSCAL_CODE_CACHE_DIR: dir, OSCAL_CODE_CACHE: "", OSCAL_CODE_CACHE_MAX_MB: "3" } });
+    const written = cacheFiles(dir).filter((name) => !name.startsWith("other-"));
+    expect(written.map((name) => name.replace(/-[0-9a-f]{14}\.v8cache$/, ""))).toEqual(["catalog.cjs", "semantic.cjs"]);
+    const writtenBytes = written.reduce((sum, name) => sum + statSync(path.join(dir, name)).size, 0);
+    // With the two caches just written (under 2 MB), the oldest other must go to get under 3 MB; the newest may stay.
+    expect(writtenBytes).toBeLessThan(2 * MB);
+    expect(cacheFiles(dir).filter((name) => name.startsWith("other-"))).toEqual(writtenBytes + 2 * MB <= 3 * MB ? others.slice(1).sort() : [others[2]]);
+    expect(existsSync(staleTemporary)).toBe(false);
+    expect(existsSync(freshTemporary)).toBe(true);
   });
 
   it("neither reads nor writes a cache in a directory others may write", () => {
