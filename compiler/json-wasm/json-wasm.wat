@@ -25,7 +25,8 @@
   ;; 64 i32 hashes per depth: the listed member names of the open object at that depth (depths 1 to 256, so up to
   ;; 4096 + 257 * 256 = 69888).
   (global $name_lists i32 (i32.const 4096))
-  ;; i32 per depth up to $recorded_depth: where the open container at that depth starts (a document offset).
+  ;; i32 per depth up to $recorded_depth: where the open container at that depth starts (a document offset). Depths 0
+  ;; to 7 fill the 32 bytes up to the container table: a deeper $recorded_depth needs the table moved.
   (global $container_starts i32 (i32.const 69888))
   ;; The large containers the scan met near the top of the document, as (start, end) document offsets: the locator
   ;; passes them by counting their line feeds instead of skipping them bracket by bracket. 1024 entries of 8 bytes,
