@@ -177,6 +177,8 @@
     (local $in_string i64)
     (local $outside i64)
     (local $part i32)
+    ;; The four 16-byte steps are written out: as a loop, each mask took a shift by a variable and the loop its own
+    ;; branch, which made the scan a fifth slower. Masking out bit 5 maps { and } onto [ and ].
     (local.set $quote_splat (i8x16.splat (i32.const 0x22)))
     (local.set $backslash_splat (i8x16.splat (i32.const 0x5c)))
     (local.set $other_splat (i8x16.splat (local.get $other)))
