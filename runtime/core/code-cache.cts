@@ -110,8 +110,8 @@ function writePending(): void {
 
 /** Removes stale temporary files and, past the size limit, the caches written longest ago (never those in `keep`). */
 function sweep(dir: string, keep: ReadonlySet<string>): void {
-  const configured = Number(process.env.OSCAL_CODE_CACHE_MAX_MB);
-  const maxBytes = (process.env.OSCAL_CODE_CACHE_MAX_MB !== undefined && Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_MAX_DIRECTORY_MB) * 1024 * 1024;
+  const configured = Number(process.env.OSCAL_CODE_CACHE_MAX_MB || Number.NaN);
+  const maxBytes = (configured >= 0 ? configured : DEFAULT_MAX_DIRECTORY_MB) * 1024 * 1024;
   const now = Date.now();
   const removable: { file: string; size: number; written: number }[] = [];
   let total = 0;

@@ -70,27 +70,20 @@ function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode;
   // Findings come in document order, so a pointer mostly shares its first tokens with the one before: the nodes of that
   // one's tokens, by where each token ends, are where the tree is entered again.
   let previous = "";
-  let previousEnds: number[] = [];
-  let previousNodes: PointerNode[] = [];
+  const ends: number[] = [];
+  const nodes: PointerNode[] = [];
   requests.forEach((request, index) => {
     const { pointer } = request;
     if (pointer !== "" && pointer.charCodeAt(0) !== SLASH) return;
     if (request.target === "name" && pointer === "") return;
     let shared = 0;
     while (shared < pointer.length && pointer.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-    let node = root;
-    let start = 1;
-    const ends: number[] = [];
-    const nodes: PointerNode[] = [];
-    for (let k = 0; k < previousEnds.length; k++) {
-      const end = previousEnds[k]!;
-      if (end > shared || !(end === pointer.length || pointer.charCodeAt(end) === SLASH)) break;
-      node = previousNodes[k]!;
-      start = end + 1;
-      ends.push(end);
-      nodes.push(node);
-    }
-    while (start <= pointer.length && pointer !== "") {
+    let kept = 0;
+    while (kept < ends.length && ends[kept]! <= shared && (ends[kept] === pointer.length || pointer.charCodeAt(ends[kept]!) === SLASH)) kept++;
+    ends.length = kept;
+    nodes.length = kept;
+    let node = kept === 0 ? root : nodes[kept - 1]!;
+    for (let start = kept === 0 ? 1 : ends[kept - 1]! + 1; start <= pointer.length; ) {
       let end = pointer.indexOf("/", start);
       if (end < 0) end = pointer.length;
       node = childFor(node, unescapeToken(pointer.slice(start, end)));
@@ -99,8 +92,6 @@ function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode;
       start = end + 1;
     }
     previous = pointer;
-    previousEnds = ends;
-    previousNodes = nodes;
     (request.target === "name" ? node.atName : node.atValue).push(index);
     placeable++;
   });
