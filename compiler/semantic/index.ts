@@ -5,6 +5,7 @@ import path from "node:path";
 import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "./metaschema.js";
 import type { CompileUnit, OwnRuleIndices } from "./emit/context.js";
 import { Walk } from "./emit/walk.js";
+import { identifierIndexes } from "./identifier-indexes.js";
 import { OWN_RULES, profileImportConstraint } from "./own-rules.js";
 import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-ids.js";
 import { SEMANTIC_DTS } from "./declarations.js";
@@ -175,7 +176,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     fragmentHref: indexOfKey("ours:fragment-href"),
     insertParam: indexOfKey("ours:insert-param"),
   };
-  const gen = new Walk(byContext, multiSites, own);
+  const gen = new Walk(byContext, multiSites, own, identifierIndexes(constraints, [...reachable.values()].flatMap((defs) => [...defs])));
   const rootVisits = gen.visitRoots(models.map((m) => roots.get(m)!)).map((visit, i) => `  ${JSON.stringify(models[i])}: ${visit},`);
   if (gen.ctx.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.ctx.notApplicable.keys()].map((c) => c.key).join(", ")}`);
   checkJsonNames(roots, gen.ctx.navigations, options.completeSchema);

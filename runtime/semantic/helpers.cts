@@ -276,6 +276,8 @@ export class SemanticRun {
   private lastMatchedKey: unknown = null;
   private readonly references: unknown[] = []; // rule, index, key, place, label
   private readonly links: unknown[] = []; // fragment, place
+  /** The last node whose href fragment an index-has-key constraint looked up among identifiers (see index-has-key.ts). */
+  fragmentLookedUp: unknown = null;
 
   constructor(
     private readonly tables: RuleTables,

@@ -1,6 +1,6 @@
 // One violating and one satisfying document per constraint kind and per rule of ours.
 import { describe, it, expect } from "vitest";
-import { catalog, findingsOf, profile, ruleFor, run, statement, UUID } from "./helpers.js";
+import { ALL_RULES, catalog, findingsOf, profile, ruleFor, run, statement, UUID } from "./helpers.js";
 
 const only = (findings: ReturnType<typeof run>, ruleId: string) => findingsOf(findings, ruleId).map((f) => ({ path: f.path, severity: f.severity }));
 
@@ -156,6 +156,27 @@ describe("rules of ours", () => {
     const doc = (href: string) => catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")] }] }, { links: [{ href, rel: "related" }] });
     expect(only(run("catalog", doc("#nowhere")), rule)).toEqual([{ path: "/catalog/metadata/links/0/href", severity: "warning" }]);
     expect(only(run("catalog", doc("#c1")), rule)).toEqual([]);
+  });
+  it("fragment-href: a link an index-has-key constraint looks up among identifiers is reported once, by that constraint", () => {
+    const fragmentRule = ruleFor("ours:fragment-href");
+    const indexRule = ruleFor("oscal-catalog-groups-controls-parts");
+    const referenceRule = ruleFor("oscal-metadata-link-reference-index-back-matter-resource");
+    const links = (href: string) => [{ href, rel: "related" }];
+    const doc = (href: string, metadataLinks: unknown[] = []) =>
+      catalog(
+        { controls: [{ id: "c1", title: "C", parts: [statement("c1")], links: links(href) }, { id: "c2", title: "C", parts: [statement("c2")] }], "back-matter": { resources: [{ uuid: UUID(5), title: "R" }] } },
+        { links: metadataLinks },
+      );
+    const linkFindings = (findings: ReturnType<typeof run>) => findings.filter((f) => [fragmentRule, indexRule, referenceRule].includes(f.ruleId)).map((f) => [f.ruleId, f.path]);
+    expect(linkFindings(run("catalog", doc("#c2")))).toEqual([]);
+    expect(linkFindings(run("catalog", doc("#nowhere")))).toEqual([[indexRule, "/catalog/controls/0/links/0"]]);
+    // Declared, but not a control, group or part.
+    expect(linkFindings(run("catalog", doc(`#${UUID(5)}`)))).toEqual([[indexRule, "/catalog/controls/0/links/0"]]);
+    expect(linkFindings(run("catalog", doc("#c2", [{ href: "#nowhere", rel: "reference" }])))).toEqual([[referenceRule, "/catalog/metadata/links/0"]]);
+    // Where the constraint is off, the link is checked as every other fragment is.
+    const withoutIndexRule = new Set([...ALL_RULES].filter((id) => id !== indexRule));
+    expect(linkFindings(run("catalog", doc("#nowhere"), withoutIndexRule))).toEqual([[fragmentRule, "/catalog/controls/0/links/0/href"]]);
+    expect(linkFindings(run("catalog", doc(`#${UUID(5)}`), withoutIndexRule))).toEqual([]);
   });
   it("profile-import-href: #uuid must name a back-matter resource", () => {
     const rule = ruleFor("ours:profile-import-href");

@@ -100,6 +100,8 @@ export class EmitContext {
     readonly multiSites: ReadonlySet<string>,
     /** The constraints whose context is a definition, with their rule numbers. */
     readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[],
+    /** Indexes whose keys are all identifiers declared for fragment links (compiler/semantic/identifier-indexes.ts). */
+    readonly identifierIndexes: ReadonlySet<string> = new Set(),
   ) {}
 
   fresh(prefix: string): string {

@@ -30,8 +30,9 @@ export class Walk {
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
     multiSites: ReadonlySet<string>,
     private readonly own: OwnRuleIndices | undefined,
+    identifierIndexes: ReadonlySet<string> = new Set(),
   ) {
-    this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? []);
+    this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? [], identifierIndexes);
   }
 
   /**
@@ -309,8 +310,10 @@ R.ids.add(String(f));`;
     if (flagName === "id") return "R.ids.add(String(f));";
     // A profile import's "#uuid" is checked by the more specific profile-import rule.
     if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
-      // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk.
-      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!R.ids.has(fragment)) R.link(fragment, PL); }`;
+      // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk. A
+      // link whose fragment an index-has-key constraint has looked up among identifiers is settled by that lookup (see
+      // index-has-key.ts) and not checked again.
+      return `if (A[${this.own.fragmentHref}] === 1 && x !== R.fragmentLookedUp && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!R.ids.has(fragment)) R.link(fragment, PL); }`;
     }
     return "";
   }

@@ -9,10 +9,16 @@ export const indexHasKey: ConstraintEmitter = {
     const { constraint: c, rule } = unit;
     const index = ctx.indexVar(c.indexName!);
     const fields = c.keyFields.map((k) => k.target).join(", ");
+    // The fragment of the node's own href, looked up among identifiers: if it is there, the fragment-link rule of ours
+    // would find it declared too; if not, this constraint reports at the node, and that rule never reports a link it
+    // names (finishLinks). Either way the walk need not check the link again (walk.ts).
+    const [field, ...more] = c.keyFields;
+    const looksUpFragment = more.length === 0 && field?.target === "@href" && field.pattern === "#(.*)" && ctx.identifierIndexes.has(c.indexName!);
     return perTargetNode(ctx, unit, ref, (node) => {
       const label = `${node.label} (${fields}) refers to a key missing from index ${c.indexName}:`;
       const keys = referenceKeys(ctx, c, node);
-      if ("one" in keys) return `R.reference(${rule}, ${index}, ${keys.one}, PL, ${js(label)});`;
+      const marks = looksUpFragment && node.type.kind === "assembly" ? `R.fragmentLookedUp = ${node.v}; ` : "";
+      if ("one" in keys) return `${marks}R.reference(${rule}, ${index}, ${keys.one}, PL, ${js(label)});`;
       return `{ const ks = ${keys.many}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${js(label)}); }`;
     });
   },
