@@ -176,6 +176,11 @@ function escapeSegment(segment: Segment): string {
 type Place = Segment[] | PathNode;
 /** Paths up to this deep are copied for what waits for the end of the walk; deeper ones are interned at once. */
 const COPIED_DEPTH = 32;
+/**
+ * Fragment links up to which the declared identifiers are searched as listed: a set of them costs about as much as
+ * searching the whole list eight times.
+ */
+const LISTED_LOOKUPS = 4;
 /** How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk. */
 const RECENT_MATCHES = 16;
 
@@ -260,7 +265,12 @@ export interface RuleTables {
  */
 export class SemanticRun {
   readonly findings: Finding[] = [];
-  readonly ids = new Set<string>();
+  /**
+   * The identifiers (id and uuid flags) the document declares, for fragment links, listed as the walk meets them. Most
+   * fragment links are settled by an index-has-key constraint (see index-has-key.ts), so the few left are looked up at
+   * the end, in a set made then only if they are many: a catalog declares thousands of ids for a handful of links.
+   */
+  private readonly declared: string[] = [];
   readonly uuids = new Set<unknown>();
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
@@ -344,7 +354,12 @@ export class SemanticRun {
     this.references.push(rule, index, key, this.placeAt(depth), label);
   }
 
-  /** A fragment link (#id) whose target is not declared yet; it must name an id or uuid declared in the document. */
+  /** An id or uuid the document declares. */
+  declare(id: string): void {
+    this.declared.push(id);
+  }
+
+  /** A fragment link (#id), looked up at the end: it must name an id or uuid declared in the document. */
   link(fragment: string, depth: number): void {
     this.links.push(fragment, this.placeAt(depth));
   }
@@ -478,9 +493,13 @@ export class SemanticRun {
     // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice. Links
     // are reported at href nodes, never a link's node: what this loop reports does not change that answer for others.
     const links = this.links;
+    if (links.length === 0) return;
+    const { declared } = this;
+    const ids = links.length / 2 <= LISTED_LOOKUPS ? declared : new Set(declared);
+    const isDeclared = (id: string) => (Array.isArray(ids) ? ids.includes(id) : ids.has(id));
     for (let i = 0; i < links.length; i += 2) {
       const raw = links[i] as string;
-      if (this.ids.has(raw)) continue;
+      if (isDeclared(raw)) continue;
       // Without a percent sign, decoding gives the same fragment back.
       if (raw.indexOf("%") >= 0) {
         let fragment = raw;
@@ -489,7 +508,7 @@ export class SemanticRun {
         } catch {
           // keep the raw fragment
         }
-        if (this.ids.has(fragment)) continue;
+        if (isDeclared(fragment)) continue;
       }
       const at = this.nodeOf(links[i + 1] as Place);
       if (at.up!.findings === null) this.reportDeferred(rule, at, linkMessage, raw, undefined);

@@ -100,9 +100,18 @@ describe("semantic run", () => {
     const { run, at } = runOver("catalog");
     run.link("sec%201", at("links", 0, "href"));
     run.link("nowhere", at("links", 1, "href"));
-    run.ids.add("sec 1");
+    run.declare("sec 1");
     const found = run.finish({ catalog: { links: [{ href: "#sec%201" }, { href: "#nowhere" }] } }, 2);
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([[2, "/catalog/links/1/href"]]);
+  });
+
+  it("looks many fragment links up among the declared ids as it does a few", () => {
+    const { run, at } = runOver("catalog");
+    const hrefs = ["a", "gone", "b%20c", "d", "nowhere", "e", "a"];
+    hrefs.forEach((href, i) => run.link(href, at("links", i, "href")));
+    for (const id of ["e", "d", "b c", "a"]) run.declare(id);
+    const found = run.finish({ catalog: { links: hrefs.map((href) => ({ href: `#${href}` })) } }, 2);
+    expect(found.map((f) => f.at.pointer)).toEqual(["/catalog/links/1/href", "/catalog/links/4/href"]);
   });
 
   it("does not report a fragment link again where its link already holds a finding, and keeps a malformed escape as written", () => {
@@ -114,7 +123,7 @@ describe("semantic run", () => {
     run.link("also-gone", at("links", 1, "href"));
     run.link("bad%zz", at("links", 2, "href"));
     run.link("%41", at("links", 3, "href"));
-    run.ids.add("A");
+    run.declare("A");
     const found = run.finish({ catalog: { links: [{ href: "#gone" }, { href: "#also-gone" }, { href: "#bad%zz" }, { href: "#%41" }] } }, 2);
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([
       [1, "/catalog/links/0"],

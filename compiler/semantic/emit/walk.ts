@@ -305,15 +305,14 @@ export class Walk {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
       return `if (A[${this.own.uuidUnique}] === 1) { ${addingOnce("R.uuids", "f", `R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`)} }
-R.ids.add(String(f));`;
+R.declare(String(f));`;
     }
-    if (flagName === "id") return "R.ids.add(String(f));";
+    if (flagName === "id") return "R.declare(String(f));";
     // A profile import's "#uuid" is checked by the more specific profile-import rule.
     if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
-      // A target declared earlier resolves at once; only the others wait, with their path, for the end of the walk. A
-      // link whose fragment an index-has-key constraint has looked up among identifiers is settled by that lookup (see
-      // index-has-key.ts) and not checked again.
-      return `if (A[${this.own.fragmentHref}] === 1 && x !== R.fragmentLookedUp && typeof f === "string" && f.charCodeAt(0) === 35) { const fragment = f.slice(1); if (!R.ids.has(fragment)) R.link(fragment, PL); }`;
+      // Looked up at the end of the walk, when every identifier is declared. A link whose fragment an index-has-key
+      // constraint has looked up among identifiers is settled by that lookup (see index-has-key.ts).
+      return `if (A[${this.own.fragmentHref}] === 1 && x !== R.fragmentLookedUp && typeof f === "string" && f.charCodeAt(0) === 35) R.link(f.slice(1), PL);`;
     }
     return "";
   }
