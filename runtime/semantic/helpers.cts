@@ -177,8 +177,8 @@ type Place = Segment[] | PathNode;
 /** Paths up to this deep are copied for what waits for the end of the walk; deeper ones are interned at once. */
 const COPIED_DEPTH = 32;
 /**
- * Fragment links up to which the declared identifiers are searched as listed: a set of them costs about as much as
- * searching the whole list eight times.
+ * Fragment links left to look up that the declared identifiers are searched for as listed: a set of them costs about as
+ * much as searching the whole list eight times.
  */
 const LISTED_LOOKUPS = 4;
 /** How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk. */
@@ -266,11 +266,13 @@ export interface RuleTables {
 export class SemanticRun {
   readonly findings: Finding[] = [];
   /**
-   * The identifiers (id and uuid flags) the document declares, for fragment links, listed as the walk meets them. Most
-   * fragment links are settled by an index-has-key constraint (see index-has-key.ts), so the few left are looked up at
-   * the end, in a set made then only if they are many: a catalog declares thousands of ids for a handful of links.
+   * The identifiers (id and uuid flags) the document declares, for fragment links. Most fragment links are settled by
+   * an index-has-key constraint (see index-has-key.ts): a catalog declares thousands of ids for a handful of links
+   * left, which wait for the end of the walk and are looked up in the list. Past a few links the identifiers go into
+   * a set, and the later links are looked up as they come (those to identifiers declared before them, most, resolve).
    */
-  private readonly declared: string[] = [];
+  private declaredList: string[] | null = [];
+  private declaredSet: Set<string> | null = null;
   readonly uuids = new Set<unknown>();
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
@@ -356,12 +358,17 @@ export class SemanticRun {
 
   /** An id or uuid the document declares. */
   declare(id: string): void {
-    this.declared.push(id);
+    if (this.declaredSet !== null) this.declaredSet.add(id);
+    else this.declaredList!.push(id);
   }
 
-  /** A fragment link (#id), looked up at the end: it must name an id or uuid declared in the document. */
+  /** A fragment link (#id): it must name an id or uuid declared in the document. */
   link(fragment: string, depth: number): void {
-    this.links.push(fragment, this.placeAt(depth));
+    if (this.declaredSet === null && this.links.length >= 2 * LISTED_LOOKUPS) {
+      this.declaredSet = new Set(this.declaredList);
+      this.declaredList = null;
+    }
+    if (this.declaredSet === null || !this.declaredSet.has(fragment)) this.links.push(fragment, this.placeAt(depth));
   }
 
   /**
@@ -493,10 +500,8 @@ export class SemanticRun {
     // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice. Links
     // are reported at href nodes, never a link's node: what this loop reports does not change that answer for others.
     const links = this.links;
-    if (links.length === 0) return;
-    const { declared } = this;
-    const ids = links.length / 2 <= LISTED_LOOKUPS ? declared : new Set(declared);
-    const isDeclared = (id: string) => (Array.isArray(ids) ? ids.includes(id) : ids.has(id));
+    const { declaredList, declaredSet } = this;
+    const isDeclared = (id: string) => (declaredSet !== null ? declaredSet.has(id) : declaredList!.includes(id));
     for (let i = 0; i < links.length; i += 2) {
       const raw = links[i] as string;
       if (isDeclared(raw)) continue;

@@ -105,13 +105,16 @@ describe("semantic run", () => {
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([[2, "/catalog/links/1/href"]]);
   });
 
-  it("looks many fragment links up among the declared ids as it does a few", () => {
+  it("looks many fragment links up among the declared ids as it does a few, whether declared before or after them", () => {
     const { run, at } = runOver("catalog");
-    const hrefs = ["a", "gone", "b%20c", "d", "nowhere", "e", "a"];
-    hrefs.forEach((href, i) => run.link(href, at("links", i, "href")));
-    for (const id of ["e", "d", "b c", "a"]) run.declare(id);
+    const hrefs = ["a", "gone", "b%20c", "d", "nowhere", "e", "a", "later", "missing", "f"];
+    run.declare("a");
+    hrefs.slice(0, 6).forEach((href, i) => run.link(href, at("links", i, "href")));
+    for (const id of ["e", "d", "b c", "f"]) run.declare(id);
+    hrefs.slice(6).forEach((href, i) => run.link(href, at("links", 6 + i, "href")));
+    run.declare("later");
     const found = run.finish({ catalog: { links: hrefs.map((href) => ({ href: `#${href}` })) } }, 2);
-    expect(found.map((f) => f.at.pointer)).toEqual(["/catalog/links/1/href", "/catalog/links/4/href"]);
+    expect(found.map((f) => f.at.pointer)).toEqual(["/catalog/links/1/href", "/catalog/links/4/href", "/catalog/links/8/href"]);
   });
 
   it("does not report a fragment link again where its link already holds a finding, and keeps a malformed escape as written", () => {
