@@ -181,6 +181,8 @@ const COPIED_DEPTH = 32;
  * much as searching the whole list eight times.
  */
 const LISTED_LOOKUPS = 4;
+/** Entries (two a match) of a chunk of allowed-values matches: 64 KB. */
+const MATCH_CHUNK = 8192;
 /** How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk. */
 const RECENT_MATCHES = 16;
 
@@ -281,7 +283,10 @@ export class SemanticRun {
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
   // key); matches are listed in the order made, misses kept for the final verdict (with their place only when the
   // constraint is strict: only strict misses are ever reported).
-  private readonly allowedMatches: unknown[] = []; // container, key
+  // container, key: in chunks, since an array past 128 KB leaves V8's young generation, and every growth then copies
+  // it into freshly mapped memory.
+  private readonly allowedMatches: unknown[][] = [[]];
+  private latestMatches: unknown[] = this.allowedMatches[0]!;
   private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other)
   private strictMisses = 0;
   private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
@@ -327,13 +332,14 @@ export class SemanticRun {
     // A node some constraint has matched passes whatever the others say: the walk checks a node's values in a row, so
     // the last match answers most verdicts on it without a lookup.
     if (container === this.lastMatchedContainer && key === this.lastMatchedKey) return;
-    const matches = this.allowedMatches;
     if (ok) {
       this.lastMatchedContainer = container;
       this.lastMatchedKey = key;
       // Listed, not put in a set: most matches are never asked about, and a set of tens of thousands of nodes cost
       // more than the rest of the verdicts.
-      matches.push(container, key);
+      const latest = this.latestMatches;
+      latest.push(container, key);
+      if (latest.length === MATCH_CHUNK) this.allowedMatches.push((this.latestMatches = []));
       return;
     }
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
@@ -344,10 +350,20 @@ export class SemanticRun {
     }
     // The other constraints reaching a node check it close by (its parent's or grandparent's loops): a match among
     // the latest few answers a strict miss at once; any other is found in `finish`.
-    const stop = Math.max(0, matches.length - 2 * RECENT_MATCHES);
-    for (let i = matches.length - 2; i >= stop; i -= 2) if (matches[i] === container && matches[i + 1] === key) return;
+    if (this.matchedLately(container, key)) return;
     this.strictMisses++;
     this.allowedMisses.push(rule, container, key, value, this.placeAt(depth));
+  }
+
+  /** Whether one of the latest RECENT_MATCHES matches is of this node. */
+  private matchedLately(container: unknown, key: unknown): boolean {
+    const chunks = this.allowedMatches;
+    let left = RECENT_MATCHES;
+    for (let c = chunks.length - 1; c >= 0 && left > 0; c--) {
+      const chunk = chunks[c]!;
+      for (let i = chunk.length - 2; i >= 0 && left > 0; i -= 2, left--) if (chunk[i] === container && chunk[i + 1] === key) return true;
+    }
+    return false;
   }
 
   /** An index-has-key reference, resolved in `finish` when every index is complete. */
@@ -446,10 +462,11 @@ export class SemanticRun {
       if (last.key !== key) last.next = missedNode(key, misses[i + 3], place);
     }
     // A match anywhere passes its node; looking up an object that was never put in a map costs next to nothing.
-    const matches = this.allowedMatches;
-    for (let i = 0; i < matches.length; i += 2) {
-      const node = missedNodeOf(missed, matches[i], matches[i + 1]);
-      if (node !== null) node.matched = true;
+    for (const matches of this.allowedMatches) {
+      for (let i = 0; i < matches.length; i += 2) {
+        const node = missedNodeOf(missed, matches[i], matches[i + 1]);
+        if (node !== null) node.matched = true;
+      }
     }
     // Every constraint that missed an unmatched node, in the order they ran.
     for (let i = 0; i < misses.length; i += 5) {
