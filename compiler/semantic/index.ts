@@ -97,7 +97,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     if (modelsOf(c.context).length === 0) notApplicable.set(c, "its definition is not used by any OSCAL model");
     else byContextAll.set(c.context, [...(byContextAll.get(c.context) ?? []), { constraint: c, rule: -1 }]);
   }
-  const probe = new Walk(byContextAll, new Set(), undefined);
+  const probe = new Walk(byContextAll, new Set(), undefined, new Set());
   probe.visitRoots(models.map((m) => roots.get(m)!));
   for (const [c, reason] of probe.ctx.notApplicable) notApplicable.set(c, reason);
   // An index-has-key can only be decided where its index is built from this document alone.

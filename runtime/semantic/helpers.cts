@@ -177,8 +177,9 @@ type Place = Segment[] | PathNode;
 /** Paths up to this deep are copied for what waits for the end of the walk; deeper ones are interned at once. */
 const COPIED_DEPTH = 32;
 /**
- * Fragment links left to look up that the declared identifiers are searched for as listed: a set of them costs about as
- * much as searching the whole list eight times.
+ * Up to this many fragment links left to look up, the declared identifiers are searched as listed; past it they go into
+ * a set, which costs about as much to make as eight searches of the list (a link is searched for once, or twice when
+ * percent-decoded).
  */
 const LISTED_LOOKUPS = 4;
 /** Entries (two a match) of a chunk of allowed-values matches: 64 KB. */
@@ -293,7 +294,7 @@ export class SemanticRun {
   private lastMatchedKey: unknown = null;
   private readonly references: unknown[] = []; // rule, index, key, place, label
   private readonly links: unknown[] = []; // fragment, place
-  /** The last node whose href fragment an index-has-key constraint looked up among identifiers (see index-has-key.ts). */
+  /** A link whose href fragment an index-has-key constraint has just looked up among identifiers (see index-has-key.ts). */
   fragmentLookedUp: unknown = null;
 
   constructor(

@@ -1,5 +1,7 @@
-// Which indexes the compiler treats as holding identifiers only (their fragment lookups settle the fragment-link rule).
+// Which indexes the compiler treats as holding identifiers only (their fragment lookups settle the fragment-link rule),
+// and where it keeps the marks of links so settled.
 import { describe, expect, it } from "vitest";
+import { linkLookedUp, withoutLinkMarks } from "../../compiler/semantic/emit/context.js";
 import { identifierIndexes } from "../../compiler/semantic/identifier-indexes.js";
 import type { AssemblyDef, FlagDef, KeyField, RawConstraint } from "../../compiler/semantic/metaschema.js";
 
@@ -20,5 +22,13 @@ describe("identifierIndexes", () => {
   it("takes uuid keys only when the walk declares every uuid flag", () => {
     const untyped = [...definitions, assembly(flag("uuid", "string"))];
     expect([...identifierIndexes([index("by-id", key("@id")), index("by-uuid", key("@uuid"))], untyped)]).toEqual(["by-id"]);
+  });
+});
+
+describe("withoutLinkMarks", () => {
+  it("drops every mark but those of the node it keeps", () => {
+    const code = `${linkLookedUp("y12")}R.reference(1); ${linkLookedUp("x")}R.reference(2);`;
+    expect(withoutLinkMarks(code)).toBe("R.reference(1); R.reference(2);");
+    expect(withoutLinkMarks(code, "x")).toBe(`R.reference(1); ${linkLookedUp("x")}R.reference(2);`);
   });
 });

@@ -177,6 +177,13 @@ describe("rules of ours", () => {
     const withoutIndexRule = new Set([...ALL_RULES].filter((id) => id !== indexRule));
     expect(linkFindings(run("catalog", doc("#nowhere"), withoutIndexRule))).toEqual([[fragmentRule, "/catalog/controls/0/links/0/href"]]);
     expect(linkFindings(run("catalog", doc(`#${UUID(5)}`), withoutIndexRule))).toEqual([]);
+    // A parsed value may hold one link object at two places, one the constraint does not reach: it is checked there.
+    const shared = { href: "#nowhere", rel: "related" };
+    const sharing = catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], links: [shared] }], groups: [{ id: "g1", title: "G", links: [shared] }] });
+    expect(linkFindings(run("catalog", sharing))).toEqual([
+      [indexRule, "/catalog/controls/0/links/0"],
+      [fragmentRule, "/catalog/groups/0/links/0/href"],
+    ]);
   });
   it("profile-import-href: #uuid must name a back-matter resource", () => {
     const rule = ruleFor("ours:profile-import-href");

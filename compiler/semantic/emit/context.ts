@@ -72,6 +72,27 @@ export function atSegment(segment: string, code: string): string {
   return readsPath(code) ? `${pushPath(segment)}${code} PL--;` : code;
 }
 
+/**
+ * Code marking the link held by `node` as one whose fragment an index-has-key constraint has just looked up among
+ * identifiers: our fragment-link rule skips it when the walk visits it right after (see index-has-key.ts).
+ */
+export function linkLookedUp(node: string): string {
+  return `R.fragmentLookedUp = ${node}; `;
+}
+
+/**
+ * `code` without the marks of links other than `kept`: where the walk does not visit the marked link right after the
+ * mark, the same object met first elsewhere (a parsed value passed in may share one; JSON text cannot) would be skipped.
+ */
+export function withoutLinkMarks(code: string, kept?: string): string {
+  return code.replace(/R\.fragmentLookedUp = ([\w$]+); /g, (mark, node: string) => (node === kept ? mark : ""));
+}
+
+/** Whether our fragment-link rule checks the href of nodes of `owner`: a profile import's "#uuid" is checked by the more specific profile-import rule. */
+export function checksFragmentLinks(owner: AssemblyDef | FieldDef): boolean {
+  return !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"));
+}
+
 export function nodeName(type: NodeType): string {
   return type.kind === "flag" ? `@${type.def.name}` : type.def.name;
 }
@@ -101,7 +122,7 @@ export class EmitContext {
     /** The constraints whose context is a definition, with their rule numbers. */
     readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[],
     /** Indexes whose keys are all identifiers declared for fragment links (compiler/semantic/identifier-indexes.ts). */
-    readonly identifierIndexes: ReadonlySet<string> = new Set(),
+    readonly identifierIndexes: ReadonlySet<string>,
   ) {}
 
   fresh(prefix: string): string {

@@ -3,7 +3,7 @@
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../metaschema.js";
 import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
-import { atSegment, EmitContext, js, NotApplicable, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 
@@ -30,7 +30,7 @@ export class Walk {
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
     multiSites: ReadonlySet<string>,
     private readonly own: OwnRuleIndices | undefined,
-    identifierIndexes: ReadonlySet<string> = new Set(),
+    identifierIndexes: ReadonlySet<string>,
   ) {
     this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? [], identifierIndexes);
   }
@@ -185,7 +185,8 @@ export class Walk {
           entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set(), writes: compiled.writes });
         } else if (segment.kind === "code") {
           const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
-          const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${segment.code}\n}`;
+          // A mark of the context node itself is followed by its flags' checks; any other is not by its node's visit.
+          const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${withoutLinkMarks(segment.code, ref.v)}\n}`;
           entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes: compiled.writes });
         } else {
           let loop = joinableLoop(entries, segment.inst, compiled.writes);
@@ -268,7 +269,8 @@ export class Walk {
     const header = [...resets, ...declarations].join(" ");
     const loop = emitInstanceLoop(ctx, "x", owner, inst, { path: true }, (_v, container) => perValue(container, true), names);
     return {
-      standalone: `{ ${header}\nif (${switches.join(" || ")}) ${loop} }`,
+      // Run before the walk's own loop over the values, the marks of links there would not be followed by their visit.
+      standalone: `{ ${header}\nif (${switches.join(" || ")}) ${withoutLinkMarks(loop)} }`,
       fused: { declarations: header, names, perValue: (container) => perValue(container, false) },
     };
   }
@@ -308,11 +310,12 @@ export class Walk {
 R.declare(String(f));`;
     }
     if (flagName === "id") return "R.declare(String(f));";
-    // A profile import's "#uuid" is checked by the more specific profile-import rule.
-    if (flagName === "href" && !(owner.name === "import" && owner.contextPath.startsWith("oscal_profile:"))) {
+    if (flagName === "href" && checksFragmentLinks(owner)) {
       // Looked up at the end of the walk, when every identifier is declared. A link whose fragment an index-has-key
-      // constraint has looked up among identifiers is settled by that lookup (see index-has-key.ts).
-      return `if (A[${this.own.fragmentHref}] === 1 && x !== R.fragmentLookedUp && typeof f === "string" && f.charCodeAt(0) === 35) R.link(f.slice(1), PL);`;
+      // constraint has just looked up among identifiers is settled by that lookup (see index-has-key.ts); the mark is
+      // taken off here, so that the same object met elsewhere in a parsed value passed in (JSON text cannot share
+      // one) is checked there.
+      return `if (A[${this.own.fragmentHref}] === 1 && typeof f === "string" && f.charCodeAt(0) === 35) { if (x === R.fragmentLookedUp) R.fragmentLookedUp = null; else R.link(f.slice(1), PL); }`;
     }
     return "";
   }

@@ -1,6 +1,6 @@
 // index-has-key: every key a target node refers to is in the named index (resolved after the walk).
 import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { js } from "../context.js";
+import { checksFragmentLinks, js, linkLookedUp } from "../context.js";
 import { referenceKeys } from "../expressions.js";
 
 export const indexHasKey: ConstraintEmitter = {
@@ -10,14 +10,16 @@ export const indexHasKey: ConstraintEmitter = {
     const index = ctx.indexVar(c.indexName!);
     const fields = c.keyFields.map((k) => k.target).join(", ");
     // The fragment of the node's own href, looked up among identifiers: if it is there, the fragment-link rule of ours
-    // would find it declared too; if not, this constraint reports at the node, and that rule never reports a link it
-    // names (finishLinks). Either way the walk need not check the link again (walk.ts).
+    // would find it declared too; if not, this constraint reports at the node, and that rule never reports a link whose
+    // node holds a finding (finishLinks). Either way that rule need not check the link, if the walk visits it next
+    // (walk.ts keeps the mark only where it does).
     const [field, ...more] = c.keyFields;
     const looksUpFragment = more.length === 0 && field?.target === "@href" && field.pattern === "#(.*)" && ctx.identifierIndexes.has(c.indexName!);
     return perTargetNode(ctx, unit, ref, (node) => {
       const label = `${node.label} (${fields}) refers to a key missing from index ${c.indexName}:`;
       const keys = referenceKeys(ctx, c, node);
-      const marks = looksUpFragment && node.type.kind === "assembly" ? `R.fragmentLookedUp = ${node.v}; ` : "";
+      const settlesLink = looksUpFragment && node.type.kind !== "flag" && checksFragmentLinks(node.type.def);
+      const marks = settlesLink ? linkLookedUp(node.v) : "";
       if ("one" in keys) return `${marks}R.reference(${rule}, ${index}, ${keys.one}, PL, ${js(label)});`;
       return `{ const ks = ${keys.many}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${js(label)}); }`;
     });
