@@ -35,8 +35,27 @@ function disagreements(check: Check, pattern: RegExp, texts: Iterable<string>): 
 const indexOf = (source: string) => PATTERN_CHECKS.findIndex((check) => check.source === source);
 
 describe("pattern checks", () => {
-  it("covers the string, single-line and token patterns", () => {
-    expect(PATTERN_CHECKS.map((check) => check.source)).toEqual(["^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$", "^[^\n]+$", "^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$"]);
+  const UUID_SOURCE = "^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[45][0-9A-Fa-f]{3}-[89ABab][0-9A-Fa-f]{3}-[0-9A-Fa-f]{12}$";
+
+  it("covers the string, single-line, token and UUID patterns", () => {
+    expect(PATTERN_CHECKS.map((check) => check.source)).toEqual(["^[^\\t\\n\\r ]([^\\n\\r]*[^\\t\\n\\r ])?$", "^[^\n]+$", "^(\\p{L}|_)(\\p{L}|\\p{N}|[.\\-_])*$", UUID_SOURCE]);
+  });
+
+  it("UUID: every one-character change, insertion and deletion of UUIDs of each version and variant", () => {
+    const { check, pattern } = checkOf(indexOf(UUID_SOURCE));
+    const characters = [...ALL_ASCII, ...BEYOND_ASCII, ...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c + 0x100))];
+    const texts: string[] = [];
+    for (const [version, variant] of [["4", "8"], ["5", "b"], ["4", "A"], ["5", "B"], ["4", "9"], ["5", "a"]]) {
+      const uuid = `0a1B2c3D-4e5F-${version}6a7-${variant}8c9-AbCdEf012345`;
+      texts.push(uuid, uuid.toUpperCase(), uuid.toLowerCase());
+      for (let at = 0; at <= uuid.length; at++) {
+        texts.push(uuid.slice(0, at) + uuid.slice(at + 1));
+        for (const c of characters) texts.push(uuid.slice(0, at) + c + uuid.slice(at + 1), uuid.slice(0, at) + c + uuid.slice(at));
+      }
+    }
+    expect(texts.filter((text) => pattern.test(text)).length).toBeGreaterThan(6 * 36 * 10);
+    expect(disagreements(check, pattern, texts)).toEqual([]);
+    expect(disagreements(check, pattern, stringsUpTo([...ALL_ASCII, ...BEYOND_ASCII], 2))).toEqual([]);
   });
 
   it("string: every string of up to 4 characters over the characters it distinguishes", () => {
