@@ -91,20 +91,33 @@ export function replacePatternChecks(code: string): string {
   });
 }
 
-/**
- * The shape of most URIs in OSCAL documents (a scheme, "//", a host name, a path, a query and a fragment, without
- * percent-escapes, user information or a port): each branch of ajv-formats' full `uri` expression, which is a hundred
- * times longer and costs three times as much per string, accepts these strings too (test/compiler/pattern-checks.test.ts
- * checks it on every short string after each prefix that matters), so a string it accepts passes without the full one.
- */
-export const COMMON_URI = "^[a-z][a-z0-9+\\-.]*:\\/\\/[a-z0-9\\-._~!$&'()*+,;=]*(?:\\/[a-z0-9\\-._~!$&'()*+,;=:@]*)*(?:\\?[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?(?:#[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?$";
+// The characters of the common shapes below: those RFC 3986 allows unescaped in each part (no percent-escapes, which
+// are rare in OSCAL).
+const SCHEME = "[a-z][a-z0-9+\\-.]*:";
+const HOST = "[a-z0-9\\-._~!$&'()*+,;=]*";
+const SEGMENT_CHARACTER = "[a-z0-9\\-._~!$&'()*+,;=:@]";
+const PATH_AFTER_HOST = `(?:\\/${SEGMENT_CHARACTER}*)*`;
+const ROOTLESS_PATH = `${SEGMENT_CHARACTER}+(?:\\/${SEGMENT_CHARACTER}*)*`;
+// "//" and a host name without user information or a port, an absolute path, or a relative one ("./a.json", "a/b").
+const HIERARCHICAL_PART = `\\/\\/${HOST}${PATH_AFTER_HOST}|\\/(?:${ROOTLESS_PATH})?|${ROOTLESS_PATH}`;
+const QUERY_AND_FRAGMENT = "(?:\\?[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?(?:#[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?";
 
 /**
- * The same for `uri-reference` (every href): a fragment of the document ("#ac-1"), or a URI of the common shape above,
- * each optionally with a query and a fragment. ajv-formats' expression makes every part optional, and its first branch
- * takes the scheme, "//", the host and the path of a common URI.
+ * The shape of most URIs in OSCAL documents (a scheme, then "//", a host name and a path, or a path alone as in
+ * "urn:..." and "file:../a.json", then a query and a fragment, without percent-escapes, user information or a port):
+ * ajv-formats' full `uri` expression, which is a hundred times longer, costs three times as much per string and takes
+ * milliseconds to compile in a cold process, accepts these strings too (test/compiler/pattern-checks.test.ts checks it
+ * on every short string after each prefix that matters), so a string it accepts passes without the full one.
  */
-export const COMMON_URI_REFERENCE = "^(?:[a-z][a-z0-9+\\-.]*:\\/\\/[a-z0-9\\-._~!$&'()*+,;=]*(?:\\/[a-z0-9\\-._~!$&'()*+,;=:@]*)*)?(?:\\?[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?(?:#[a-z0-9\\-._~!$&'()*+,;=:@/?]*)?$";
+export const COMMON_URI = `^${SCHEME}(?:${HIERARCHICAL_PART})${QUERY_AND_FRAGMENT}$`;
+
+/**
+ * The same for `uri-reference` (every href): the parts of a common URI, each optional, so that relative references
+ * ("./attachments/a.pdf", "../catalog.json", "//host/a") and fragments of the document ("#ac-1") take the short
+ * expression too. ajv-formats' expression is built the same way: an optional scheme, then an optional hierarchical
+ * part of the same three forms.
+ */
+export const COMMON_URI_REFERENCE = `^(?:${SCHEME})?(?:${HIERARCHICAL_PART})?${QUERY_AND_FRAGMENT}$`;
 
 const URI_FORMAT = /const (formats\d+) = (require\("ajv-formats\/dist\/formats"\)\.fullFormats\.uri);/g;
 // Ajv inlines the uri-reference expression as a literal, written as ajv-formats' RegExp prints.

@@ -91,8 +91,8 @@ describe("pattern checks", () => {
   const fullUriReference = (text: string) => fullFormats["uri-reference"].test(text);
 
   for (const [format, commonSource, full, examples] of [
-    ["uri", COMMON_URI, fullFormats.uri, ["http://csrc.nist.gov/ns/oscal", "https://doi.org/10.6028/NIST.SP.800-53r5", "HTTPS://Example.com/a/b?x=1&y=2#top"]],
-    ["uri-reference", COMMON_URI_REFERENCE, fullUriReference, ["#ac-1", "#3a7c0b2e-8a1f-4b6e-9c3d-2f1e0a9b8c7d", "https://fedramp.gov/x.json#part", "", "?q"]],
+    ["uri", COMMON_URI, fullFormats.uri, ["http://csrc.nist.gov/ns/oscal", "https://doi.org/10.6028/NIST.SP.800-53r5", "HTTPS://Example.com/a/b?x=1&y=2#top", "urn:edu.uoft.tax", "file:../../validation.yaml", "mailto:a@b.c"]],
+    ["uri-reference", COMMON_URI_REFERENCE, fullUriReference, ["#ac-1", "#3a7c0b2e-8a1f-4b6e-9c3d-2f1e0a9b8c7d", "https://fedramp.gov/x.json#part", "", "?q", "./img/logo.png", "../../catalog.json#ac-1", "//path/to/ssp.json", "/a/b", "60f92bcf-f353-4236-9803-2a5d417555f4"]],
   ] as const) {
     it(`common ${format}s: every string the shortcut accepts, the full format accepts, on every short string in each part`, () => {
       const common = new RegExp(commonSource, "i");
@@ -101,8 +101,9 @@ describe("pattern checks", () => {
       const wrong: string[] = [];
       // The characters go in every part: before and in the scheme, after its colon, in the host, the path, the query
       // and the fragment.
-      const shapes = [(c: string) => c, (c: string) => `${c}a://h`, (c: string) => `a${c}://h`, (c: string) => `a:${c}//h`, (c: string) => `a://${c}`];
-      for (const part of ["a://h", "a://h/", "a://h/p/", "a://h?", "a://h#f", "#", "?"]) shapes.push((c: string) => part + c);
+      const shapes = [(c: string) => c, (c: string) => `${c}a://h`, (c: string) => `a${c}://h`, (c: string) => `a:${c}//h`, (c: string) => `a://${c}`, (c: string) => `${c}/p`, (c: string) => `a:${c}/p`];
+      // After a scheme or none: "//" and a host, an absolute path, a relative one, and what follows each.
+      for (const part of ["a://h", "a://h/", "a://h/p/", "a://h?", "a://h#f", "#", "?", "a:", "a:/", "a:p/", "a:p?", "//", "//h/", "/", "/p/", "p/", "./", "../p", "p?", "p#"]) shapes.push((c: string) => part + c);
       for (const shape of shapes) {
         for (const characters of stringsUpTo(alphabet, 3)) {
           const text = shape(characters);
