@@ -4,9 +4,9 @@
 // these checks look at two characters and let a native search find line breaks (about twice as fast on OSCAL text).
 // Each check accepts exactly the strings its pattern accepts (test/compiler/pattern-checks.test.ts compares them on
 // every short string over the characters the pattern distinguishes, and the UUID check on every one-character change
-// of UUIDs), and the validators call it only on strings (Ajv applies `pattern` to strings alone). The token pattern becomes the same language written with character classes
-// instead of alternations in capturing groups, which the engine matches about a third faster (it is the pattern of
-// every id, name and class). The UUID check looks at its fixed positions in plain code: on strings JSON.parse has just
+// of UUIDs), and the validators call it only on strings (Ajv applies `pattern` to strings alone). The token pattern
+// becomes the same language written with character classes instead of alternations in capturing groups, which the
+// engine matches about a third faster (it is the pattern of every id, name and class). The UUID check looks at its fixed positions in plain code: on strings JSON.parse has just
 // made, as validators meet them, that is about twice as fast as the engine (which is as fast only on strings it has
 // matched before). The `uri` and `uri-reference` formats get a shortcut for the common shape of a URI (below).
 

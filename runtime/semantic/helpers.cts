@@ -274,8 +274,7 @@ export class SemanticRun {
    * left, which wait for the end of the walk and are looked up in the list. Past a few links the identifiers go into
    * a set, and the later links are looked up as they come (those to identifiers declared before them, most, resolve).
    */
-  private declaredList: string[] | null = [];
-  private declaredSet: Set<string> | null = null;
+  private declared: string[] | Set<string> = [];
   readonly uuids = new Set<unknown>();
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
@@ -375,17 +374,16 @@ export class SemanticRun {
 
   /** An id or uuid the document declares. */
   declare(id: string): void {
-    if (this.declaredSet !== null) this.declaredSet.add(id);
-    else this.declaredList!.push(id);
+    const declared = this.declared;
+    if (Array.isArray(declared)) declared.push(id);
+    else declared.add(id);
   }
 
   /** A fragment link (#id): it must name an id or uuid declared in the document. */
   link(fragment: string, depth: number): void {
-    if (this.declaredSet === null && this.links.length >= 2 * LISTED_LOOKUPS) {
-      this.declaredSet = new Set(this.declaredList);
-      this.declaredList = null;
-    }
-    if (this.declaredSet === null || !this.declaredSet.has(fragment)) this.links.push(fragment, this.placeAt(depth));
+    if (Array.isArray(this.declared) && this.links.length >= 2 * LISTED_LOOKUPS) this.declared = new Set(this.declared);
+    const declared = this.declared;
+    if (Array.isArray(declared) || !declared.has(fragment)) this.links.push(fragment, this.placeAt(depth));
   }
 
   /**
@@ -518,8 +516,8 @@ export class SemanticRun {
     // A link already reported by a NIST index-has-key (at the link, the href's parent) is not reported twice. Links
     // are reported at href nodes, never a link's node: what this loop reports does not change that answer for others.
     const links = this.links;
-    const { declaredList, declaredSet } = this;
-    const isDeclared = (id: string) => (declaredSet !== null ? declaredSet.has(id) : declaredList!.includes(id));
+    const declared = this.declared;
+    const isDeclared = (id: string) => (Array.isArray(declared) ? declared.includes(id) : declared.has(id));
     for (let i = 0; i < links.length; i += 2) {
       const raw = links[i] as string;
       if (isDeclared(raw)) continue;
