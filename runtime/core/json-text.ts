@@ -7,7 +7,7 @@
 // non-ASCII character right after a backslash, is left to the decoder.
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
 import { byteOrderMarkLength } from "./json-bytes.js";
-import { wasmEscapeNonAscii } from "./json-wasm.js";
+import { wasmOneByteText } from "./json-wasm.js";
 
 // Non-ASCII characters are rare and clustered: large blocks find them, and only the small blocks that hold one are
 // rewritten byte by byte.
@@ -40,11 +40,14 @@ export function asciiJsonTextInJs(bytes: Uint8Array): string | undefined {
 function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
   const start = byteOrderMarkLength(bytes);
   const body = bytes.subarray(start);
-  // ASCII after a byte-order mark is well-formed UTF-8: only other text needs the check.
+  if (withWasm) {
+    // ASCII after a byte-order mark is well-formed UTF-8: only other text needs the check.
+    const acceptNonAscii = (nonAsciiBytes: number) => isUtf8(bytes) && worthEscaping(nonAsciiBytes, body.length);
+    const text = wasmOneByteText(body, acceptNonAscii, (oneByte) => asciiDecoder.decode(oneByte));
+    if (text !== undefined) return text ?? undefined;
+  }
   if (isAscii(body)) return asciiDecoder.decode(body);
   if (!isUtf8(bytes)) return undefined;
-  const escaped = withWasm ? wasmEscapeNonAscii(body, (nonAsciiBytes) => worthEscaping(nonAsciiBytes, body.length), (ascii) => asciiDecoder.decode(ascii)) : undefined;
-  if (escaped !== undefined) return escaped ?? undefined;
 
   // Blocks as (start, end, escaped) triples, never splitting a character; non-ASCII blocks are narrowed before escaping.
   const blocks: number[] = [];

@@ -10,6 +10,8 @@ interface Instance {
   documentStart: number;
   scan: (length: number) => number;
   nonAsciiBytes: (length: number) => number;
+  compact: (from: number, length: number, out: number) => number;
+  compactedNonAscii: WebAssembly.Global;
   escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
   lineFeedsBetween: (from: number, to: number) => void;
@@ -76,6 +78,8 @@ function instantiate(module: WebAssembly.Module): Instance {
     documentStart: (exports.document_start as WebAssembly.Global).value as number,
     scan: exports.scan as Instance["scan"],
     nonAsciiBytes: exports.non_ascii_bytes as Instance["nonAsciiBytes"],
+    compact: exports.compact as Instance["compact"],
+    compactedNonAscii: exports.compacted_non_ascii as WebAssembly.Global,
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
     skipContainer: exports.skip_container as Instance["skipContainer"],
     lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
@@ -155,25 +159,32 @@ function containerEnds(wasm: Instance): Map<number, number> {
 }
 
 /**
- * `decode` applied to `bytes` (well-formed UTF-8) with each non-ASCII character as a \u escape; null when the text is
- * better decoded as it is: `worthEscaping` declines its count of non-ASCII bytes, or a non-ASCII character follows a
- * backslash. Undefined where WebAssembly cannot run.
+ * `decode` applied to the one-byte text of `bytes`: without the whitespace JSON.parse would skip (see compact in the
+ * module) and with each non-ASCII character as a \u escape. When the text is not all ASCII, `acceptNonAscii` is asked
+ * first with the count of its non-ASCII bytes (it checks that they are well-formed UTF-8, and worth escaping). Null
+ * when it declines, or when a non-ASCII character follows a backslash: the text is better decoded as it is then.
+ * Undefined where WebAssembly cannot run.
  */
-export function wasmEscapeNonAscii<T>(bytes: Uint8Array, worthEscaping: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
+export function wasmOneByteText<T>(bytes: Uint8Array, acceptNonAscii: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
   const wasm = instance();
   const loaded = wasm === undefined ? undefined : load(wasm, bytes);
   if (wasm === undefined || loaded === undefined) return undefined;
-  const nonAscii = wasm.nonAsciiBytes(bytes.length);
-  if (!worthEscaping(nonAscii)) {
-    release(wasm);
-    return null;
+  // The texts are written after the document, which stays as it is for the scan and the locator: the compact text,
+  // padded as the document is, then its escaped form, in which a character grows at most 3-fold (2 bytes to one 6-byte
+  // escape, 4 bytes to two).
+  const compactAt = loaded;
+  const escapedAt = compactAt + bytes.length + PADDING_BYTES;
+  if (!reserve(wasm, escapedAt)) return undefined;
+  const compactLength = wasm.compact(wasm.documentStart, bytes.length, compactAt);
+  const nonAscii = wasm.compactedNonAscii.value as number;
+  let text: T | null = null;
+  if (nonAscii === 0) text = decode(new Uint8Array(wasm.memory.buffer, compactAt, compactLength));
+  else if (acceptNonAscii(nonAscii)) {
+    if (!reserve(wasm, escapedAt + compactLength + 2 * nonAscii + ESCAPE_SLACK_BYTES)) return undefined;
+    new Uint8Array(wasm.memory.buffer, compactAt + compactLength, PADDING_BYTES).fill(0x20);
+    const written = wasm.escapeNonAscii(compactAt, compactLength, escapedAt);
+    if (written >= 0) text = decode(new Uint8Array(wasm.memory.buffer, escapedAt, written));
   }
-  // The text is written after the document, which stays as it is for the scan and the locator; a character grows at
-  // most 3-fold (2 bytes to one 6-byte escape, 4 bytes to two).
-  const out = loaded;
-  if (!reserve(wasm, out + bytes.length + 2 * nonAscii + ESCAPE_SLACK_BYTES)) return undefined;
-  const written = wasm.escapeNonAscii(wasm.documentStart, bytes.length, out);
-  const text = written < 0 ? null : decode(new Uint8Array(wasm.memory.buffer, out, written));
   release(wasm);
   return text;
 }
