@@ -489,22 +489,6 @@
         (br $chunks)))
     (global.get $flags))
 
-  ;; Bytes of the document with the high bit set (every byte of a non-ASCII character has it).
-  (func (export "non_ascii_bytes") (param $length i32) (result i32)
-    (local $at i32)
-    (local $end i32)
-    (local $count i32)
-    (local.set $at (global.get $document_start))
-    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        (local.set $count
-          (i32.add (local.get $count) (i32.popcnt (i8x16.bitmask (v128.load (local.get $at))))))
-        (local.set $at (i32.add (local.get $at) (i32.const 16)))
-        (br $next)))
-    (local.get $count))
-
   ;; UTF-8 continuation bytes (10xxxxxx) from document offset $from to $to: the locator's columns count code points,
   ;; the bytes that are not continuation bytes, and a minified document's line is the whole document.
   (func (export "continuation_bytes_between") (param $from i32) (param $to i32) (result i32)
@@ -719,8 +703,8 @@
   ;; Copies the document at $from (well-formed UTF-8, with its spaces) to $out with each non-ASCII character as a \u
   ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
   ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
-  ;; leaves room for length + 2 * non_ascii_bytes + 16 bytes (a character grows at most 3-fold; the last store writes
-  ;; 16). $out may be below $from by at least 2 * non_ascii_bytes + 32, overwriting the document as it goes: every store
+  ;; leaves room for length + 2 * its non-ASCII bytes + 16 bytes (a character grows at most 3-fold; the last store writes
+  ;; 16). $out may be below $from by at least 2 * those bytes + 32, overwriting the document as it goes: every store
   ;; then ends 16 bytes or more before the next byte read, so it only lands on bytes already read (and never on the one
   ;; before $at, which the backslash check reads).
   (func (export "escape_non_ascii") (param $from i32) (param $length i32) (param $out i32) (result i32)

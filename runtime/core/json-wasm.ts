@@ -9,7 +9,6 @@ interface Instance {
   memory: WebAssembly.Memory;
   documentStart: number;
   scan: (length: number) => number;
-  nonAsciiBytes: (length: number) => number;
   compact: (from: number, length: number, out: number) => number;
   compactedNonAscii: WebAssembly.Global;
   escapeNonAscii: (from: number, length: number, out: number) => number;
@@ -77,7 +76,6 @@ function instantiate(module: WebAssembly.Module): Instance {
     memory: exports.memory as WebAssembly.Memory,
     documentStart: (exports.document_start as WebAssembly.Global).value as number,
     scan: exports.scan as Instance["scan"],
-    nonAsciiBytes: exports.non_ascii_bytes as Instance["nonAsciiBytes"],
     compact: exports.compact as Instance["compact"],
     compactedNonAscii: exports.compacted_non_ascii as WebAssembly.Global,
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
