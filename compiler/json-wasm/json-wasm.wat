@@ -700,7 +700,7 @@
       (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
     (i32.add (local.get $out) (i32.const 6)))
 
-  ;; Copies the document at $from (well-formed UTF-8, with its spaces) to $out with each non-ASCII character as a \u
+  ;; Copies the text at $from (well-formed UTF-8, with spaces after it) to $out with each non-ASCII character as a \u
   ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
   ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
   ;; leaves room for length + 2 * its non-ASCII bytes + 16 bytes (a character grows at most 3-fold; the last store writes

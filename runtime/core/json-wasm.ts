@@ -30,7 +30,8 @@ const PADDING_BYTES = 64;
 const ESCAPE_SLACK_BYTES = 16;
 /**
  * An instance whose memory grew past this serves one document and is dropped, as json-text.ts does with its buffer.
- * It holds a document of the service's default 4 MiB body limit and its escaped copy.
+ * It holds a document of the service's default 4 MiB body limit and its compact text (and, for most such documents,
+ * the escaped text too).
  */
 const KEPT_MEMORY_BYTES = 12 * 1024 * 1024;
 
