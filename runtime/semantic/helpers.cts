@@ -243,6 +243,17 @@ function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key:
   return node;
 }
 
+/**
+ * A key for the constraints that missed a node: most misses are by one constraint or two (one applying to every
+ * property, one to the properties of its context), keyed by numbers without joining a list into a string.
+ */
+function combinationKey(rules: readonly number[]): number | string {
+  if (rules.length === 1) return rules[0]!;
+  if (rules.length === 2) return -1 - (rules[0]! * RULE_KEY_BASE + rules[1]!);
+  return rules.join(",");
+}
+const RULE_KEY_BASE = 65_536;
+
 /** The rule reporting a miss by a combination of allowed-values constraints, and the rest of its message. */
 interface AllowedVerdict {
   strict: number;
@@ -474,13 +485,12 @@ export class SemanticRun {
       if (node !== null && !node.matched && node.rules.indexOf(rule) < 0) node.rules.push(rule);
     }
     // Misses by the same constraints share the rule reported and the end of the message.
-    // Most misses are by one constraint: its number is the key, without joining a list.
     let verdicts = VERDICTS.get(this.tables);
     if (verdicts === undefined) VERDICTS.set(this.tables, (verdicts = new Map()));
     for (const first of missed.values()) {
       for (let node: MissedNode | null = first; node !== null; node = node.next) {
         if (node.matched) continue;
-        const combination = node.rules.length === 1 ? node.rules[0]! : node.rules.join(",");
+        const combination = combinationKey(node.rules);
         let verdict = verdicts.get(combination);
         if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(node.rules)));
         this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict.text);
