@@ -562,127 +562,129 @@
     (block $done
       (loop $chunks
         (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
-    (local.set $bytes (v128.load offset=0 (local.get $chunk)))
-    (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
-    (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
-    (local.set $q0 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
-    (local.set $w0 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
-    (local.set $s0 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
-      (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
-    (local.set $bytes (v128.load offset=16 (local.get $chunk)))
-    (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
-    (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
-    (local.set $q1 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
-    (local.set $w1 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
-    (local.set $s1 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
-      (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
-    (local.set $bytes (v128.load offset=32 (local.get $chunk)))
-    (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
-    (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
-    (local.set $q2 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
-    (local.set $w2 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
-    (local.set $s2 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
-      (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
-    (local.set $bytes (v128.load offset=48 (local.get $chunk)))
-    (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
-    (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
-    (local.set $q3 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
-    (local.set $w3 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
-    (local.set $s3 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
-      (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
-    (local.set $quotes (i64.or (i64.extend_i32_u (i32.or (local.get $q0) (i32.shl (local.get $q1) (i32.const 16))))
-        (i64.shl (i64.extend_i32_u (i32.or (local.get $q2) (i32.shl (local.get $q3) (i32.const 16)))) (i64.const 32))))
-    (local.set $spaces (i64.or (i64.extend_i32_u (i32.or (local.get $w0) (i32.shl (local.get $w1) (i32.const 16))))
-        (i64.shl (i64.extend_i32_u (i32.or (local.get $w2) (i32.shl (local.get $w3) (i32.const 16)))) (i64.const 32))))
-    (local.set $after_separator (i64.or (i64.extend_i32_u (i32.or (local.get $s0) (i32.shl (local.get $s1) (i32.const 16))))
-        (i64.shl (i64.extend_i32_u (i32.or (local.get $s2) (i32.shl (local.get $s3) (i32.const 16)))) (i64.const 32))))
-    ;; Backslashes and non-ASCII bytes are rare: only a chunk with one masks them.
-    (local.set $backslashes (i64.const 0))
-    (local.set $non_ascii (i64.const 0))
-    (if (i8x16.bitmask (local.get $rare))
-      (then
-        (local.set $backslashes (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (v128.load offset=0 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.const 16))))
-          (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=48 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.const 16)))) (i64.const 32))))
-        (local.set $non_ascii (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (v128.load offset=0 (local.get $chunk))) (i32.shl (i8x16.bitmask (v128.load offset=16 (local.get $chunk))) (i32.const 16))))
-          (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (v128.load offset=32 (local.get $chunk))) (i32.shl (i8x16.bitmask (v128.load offset=48 (local.get $chunk))) (i32.const 16)))) (i64.const 32))))
-        (local.set $rare (v128.const i64x2 0 0))))
-    ;; The escaped bytes, as $classify_chunk finds them: a quote after an odd run of backslashes does not end a string.
-    (if (i64.ne (i64.or (local.get $backslashes) (local.get $carry_escaped)) (i64.const 0))
-      (then
-        (local.set $backslashes (i64.and (local.get $backslashes) (i64.xor (local.get $carry_escaped) (i64.const -1))))
-        (local.set $follows_escape (i64.or (i64.shl (local.get $backslashes) (i64.const 1)) (local.get $carry_escaped)))
-        (local.set $sum
-          (i64.add
-            (i64.and (local.get $backslashes)
-              (i64.and (i64.const 0xaaaaaaaaaaaaaaaa) (i64.xor (local.get $follows_escape) (i64.const -1))))
-            (local.get $backslashes)))
-        (local.set $carry_escaped (i64.extend_i32_u (i64.lt_u (local.get $sum) (local.get $backslashes))))
-        (local.set $escaped
-          (i64.and
-            (i64.xor (i64.const 0x5555555555555555) (i64.shl (local.get $sum) (i64.const 1)))
-            (local.get $follows_escape)))
-        (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))))
-    (local.set $in_string (local.get $quotes))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 1))))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 2))))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 4))))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 8))))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 16))))
-    (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 32))))
-    (local.set $in_string (i64.xor (local.get $in_string) (local.get $carry_in_string)))
-    (local.set $carry_in_string (i64.shr_s (local.get $in_string) (i64.const 63)))
-    ;; The separators outside strings (a closing quote is outside, an opening one inside). Whitespace right after one
-    ;; is outside strings too, and so is the rest of its run, which no quote interrupts.
-    (local.set $after_separator (i64.and (local.get $after_separator) (i64.xor (local.get $in_string) (i64.const -1))))
-    ;; The runs of whitespace to drop start right after a separator, or go on from the chunk before: their first bits,
-    ;; added to the whitespace, carry through each run and clear it, which leaves the bits to drop.
-    (local.set $dropped
-      (i64.or
-        (i64.and
-          (i64.and (local.get $spaces)
-            (i64.xor (i64.or (i64.shl (local.get $spaces) (i64.const 1)) (local.get $carry_space)) (i64.const -1)))
-          (i64.or (i64.shl (local.get $after_separator) (i64.const 1)) (local.get $carry_separator)))
-        (i64.and (local.get $spaces) (local.get $carry_dropped))))
-    (local.set $dropped
-      (i64.and (local.get $spaces) (i64.xor (i64.add (local.get $spaces) (local.get $dropped)) (i64.const -1))))
-    (local.set $carry_space (i64.shr_u (local.get $spaces) (i64.const 63)))
-    (local.set $carry_separator (i64.shr_u (local.get $after_separator) (i64.const 63)))
-    (local.set $carry_dropped (i64.shr_u (local.get $dropped) (i64.const 63)))
-    ;; The non-ASCII bytes before the document's end (the spaces after it are ASCII).
-    (global.set $compacted_non_ascii
-      (i32.add (global.get $compacted_non_ascii) (i32.wrap_i64 (i64.popcnt (local.get $non_ascii)))))
-    (if (i32.and (i64.eqz (local.get $dropped)) (i32.le_u (i32.add (local.get $chunk) (i32.const 64)) (local.get $end)))
-      (then
-        (v128.store offset=0 (local.get $out) (v128.load offset=0 (local.get $chunk)))
-        (v128.store offset=16 (local.get $out) (v128.load offset=16 (local.get $chunk)))
-        (v128.store offset=32 (local.get $out) (v128.load offset=32 (local.get $chunk)))
-        (v128.store offset=48 (local.get $out) (v128.load offset=48 (local.get $chunk)))
-        (local.set $out (i32.add (local.get $out) (i32.const 64))))
-      (else
-        (local.set $kept (i64.xor (local.get $dropped) (i64.const -1)))
-        (if (i32.lt_u (i32.sub (local.get $end) (local.get $chunk)) (i32.const 64))
+        ;; Bit k of each mask is byte k of the chunk; the four 16-byte steps are written out, as in $classify_chunk.
+        (local.set $bytes (v128.load offset=0 (local.get $chunk)))
+        (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
+        (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
+        (local.set $q0 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+        (local.set $w0 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
+        (local.set $s0 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
+          (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
+        (local.set $bytes (v128.load offset=16 (local.get $chunk)))
+        (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
+        (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
+        (local.set $q1 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+        (local.set $w1 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
+        (local.set $s1 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
+          (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
+        (local.set $bytes (v128.load offset=32 (local.get $chunk)))
+        (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
+        (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
+        (local.set $q2 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+        (local.set $w2 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
+        (local.set $s2 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
+          (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
+        (local.set $bytes (v128.load offset=48 (local.get $chunk)))
+        (local.set $rare (v128.or (local.get $rare) (v128.or (local.get $bytes) (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x5c))))))
+        (local.set $nibbles (v128.and (local.get $bytes) (i8x16.splat (i32.const 0x0f))))
+        (local.set $q3 (i8x16.bitmask (i8x16.eq (local.get $bytes) (i8x16.splat (i32.const 0x22)))))
+        (local.set $w3 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $whitespace) (local.get $nibbles)) (local.get $bytes))))
+        (local.set $s3 (i8x16.bitmask (i8x16.eq (i8x16.swizzle (local.get $separators) (local.get $nibbles))
+          (v128.and (local.get $bytes) (i8x16.splat (i32.const 0xdf))))))
+        (local.set $quotes (i64.or (i64.extend_i32_u (i32.or (local.get $q0) (i32.shl (local.get $q1) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (local.get $q2) (i32.shl (local.get $q3) (i32.const 16)))) (i64.const 32))))
+        (local.set $spaces (i64.or (i64.extend_i32_u (i32.or (local.get $w0) (i32.shl (local.get $w1) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (local.get $w2) (i32.shl (local.get $w3) (i32.const 16)))) (i64.const 32))))
+        (local.set $after_separator (i64.or (i64.extend_i32_u (i32.or (local.get $s0) (i32.shl (local.get $s1) (i32.const 16))))
+            (i64.shl (i64.extend_i32_u (i32.or (local.get $s2) (i32.shl (local.get $s3) (i32.const 16)))) (i64.const 32))))
+        ;; Backslashes and non-ASCII bytes are rare: only a chunk with one masks them.
+        (local.set $backslashes (i64.const 0))
+        (local.set $non_ascii (i64.const 0))
+        (if (i8x16.bitmask (local.get $rare))
           (then
-            (local.set $kept
-              (i64.and (local.get $kept)
-                (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $end) (local.get $chunk)))) (i64.const 1))))))
-        (block $runs_done
-          (loop $runs
-            (br_if $runs_done (i64.eqz (local.get $kept)))
-            (local.set $run_start (i32.wrap_i64 (i64.ctz (local.get $kept))))
-            (local.set $rest
-              (i64.and (local.get $kept) (i64.add (local.get $kept) (i64.and (local.get $kept) (i64.sub (i64.const 0) (local.get $kept))))))
-            (local.set $run_length (i32.wrap_i64 (i64.popcnt (i64.xor (local.get $kept) (local.get $rest)))))
-            (local.set $copied (i32.const 0))
-            (loop $copy
-              (v128.store (i32.add (local.get $out) (local.get $copied))
-                (v128.load (i32.add (i32.add (local.get $chunk) (local.get $run_start)) (local.get $copied))))
-              (v128.store offset=16 (i32.add (local.get $out) (local.get $copied))
-                (v128.load offset=16 (i32.add (i32.add (local.get $chunk) (local.get $run_start)) (local.get $copied))))
-              (local.set $copied (i32.add (local.get $copied) (i32.const 32)))
-              (br_if $copy (i32.lt_u (local.get $copied) (local.get $run_length))))
-            (local.set $out (i32.add (local.get $out) (local.get $run_length)))
-            (local.set $kept (local.get $rest))
-            (br $runs)))))
+            (local.set $backslashes (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (v128.load offset=0 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.const 16))))
+              (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=48 (local.get $chunk)) (i8x16.splat (i32.const 0x5c)))) (i32.const 16)))) (i64.const 32))))
+            (local.set $non_ascii (i64.or (i64.extend_i32_u (i32.or (i8x16.bitmask (v128.load offset=0 (local.get $chunk))) (i32.shl (i8x16.bitmask (v128.load offset=16 (local.get $chunk))) (i32.const 16))))
+              (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (v128.load offset=32 (local.get $chunk))) (i32.shl (i8x16.bitmask (v128.load offset=48 (local.get $chunk))) (i32.const 16)))) (i64.const 32))))
+            (local.set $rare (v128.const i64x2 0 0))))
+        ;; The escaped bytes, as $classify_chunk finds them: a quote after an odd run of backslashes does not end a string.
+        (if (i64.ne (i64.or (local.get $backslashes) (local.get $carry_escaped)) (i64.const 0))
+          (then
+            (local.set $backslashes (i64.and (local.get $backslashes) (i64.xor (local.get $carry_escaped) (i64.const -1))))
+            (local.set $follows_escape (i64.or (i64.shl (local.get $backslashes) (i64.const 1)) (local.get $carry_escaped)))
+            (local.set $sum
+              (i64.add
+                (i64.and (local.get $backslashes)
+                  (i64.and (i64.const 0xaaaaaaaaaaaaaaaa) (i64.xor (local.get $follows_escape) (i64.const -1))))
+                (local.get $backslashes)))
+            (local.set $carry_escaped (i64.extend_i32_u (i64.lt_u (local.get $sum) (local.get $backslashes))))
+            (local.set $escaped
+              (i64.and
+                (i64.xor (i64.const 0x5555555555555555) (i64.shl (local.get $sum) (i64.const 1)))
+                (local.get $follows_escape)))
+            (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))))
+        (local.set $in_string (local.get $quotes))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 1))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 2))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 4))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 8))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 16))))
+        (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 32))))
+        (local.set $in_string (i64.xor (local.get $in_string) (local.get $carry_in_string)))
+        (local.set $carry_in_string (i64.shr_s (local.get $in_string) (i64.const 63)))
+        ;; The separators outside strings (a closing quote is outside, an opening one inside). Whitespace right after one
+        ;; is outside strings too, and so is the rest of its run, which no quote interrupts.
+        (local.set $after_separator (i64.and (local.get $after_separator) (i64.xor (local.get $in_string) (i64.const -1))))
+        ;; The runs of whitespace to drop start right after a separator, or go on from the chunk before: their first bits,
+        ;; added to the whitespace, carry through each run and clear it, which leaves the bits to drop.
+        (local.set $dropped
+          (i64.or
+            (i64.and
+              (i64.and (local.get $spaces)
+                (i64.xor (i64.or (i64.shl (local.get $spaces) (i64.const 1)) (local.get $carry_space)) (i64.const -1)))
+              (i64.or (i64.shl (local.get $after_separator) (i64.const 1)) (local.get $carry_separator)))
+            (i64.and (local.get $spaces) (local.get $carry_dropped))))
+        (local.set $dropped
+          (i64.and (local.get $spaces) (i64.xor (i64.add (local.get $spaces) (local.get $dropped)) (i64.const -1))))
+        (local.set $carry_space (i64.shr_u (local.get $spaces) (i64.const 63)))
+        (local.set $carry_separator (i64.shr_u (local.get $after_separator) (i64.const 63)))
+        (local.set $carry_dropped (i64.shr_u (local.get $dropped) (i64.const 63)))
+        ;; The non-ASCII bytes before the document's end (the spaces after it are ASCII).
+        (global.set $compacted_non_ascii
+          (i32.add (global.get $compacted_non_ascii) (i32.wrap_i64 (i64.popcnt (local.get $non_ascii)))))
+        (if (i32.and (i64.eqz (local.get $dropped)) (i32.le_u (i32.add (local.get $chunk) (i32.const 64)) (local.get $end)))
+          (then
+            (v128.store offset=0 (local.get $out) (v128.load offset=0 (local.get $chunk)))
+            (v128.store offset=16 (local.get $out) (v128.load offset=16 (local.get $chunk)))
+            (v128.store offset=32 (local.get $out) (v128.load offset=32 (local.get $chunk)))
+            (v128.store offset=48 (local.get $out) (v128.load offset=48 (local.get $chunk)))
+            (local.set $out (i32.add (local.get $out) (i32.const 64))))
+          (else
+            (local.set $kept (i64.xor (local.get $dropped) (i64.const -1)))
+            (if (i32.lt_u (i32.sub (local.get $end) (local.get $chunk)) (i32.const 64))
+              (then
+                (local.set $kept
+                  (i64.and (local.get $kept)
+                    (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $end) (local.get $chunk)))) (i64.const 1))))))
+            ;; Each run of kept bytes, 32 at a time: adding its lowest bit to $kept clears the run.
+            (block $runs_done
+              (loop $runs
+                (br_if $runs_done (i64.eqz (local.get $kept)))
+                (local.set $run_start (i32.wrap_i64 (i64.ctz (local.get $kept))))
+                (local.set $rest
+                  (i64.and (local.get $kept) (i64.add (local.get $kept) (i64.and (local.get $kept) (i64.sub (i64.const 0) (local.get $kept))))))
+                (local.set $run_length (i32.wrap_i64 (i64.popcnt (i64.xor (local.get $kept) (local.get $rest)))))
+                (local.set $copied (i32.const 0))
+                (loop $copy
+                  (v128.store (i32.add (local.get $out) (local.get $copied))
+                    (v128.load (i32.add (i32.add (local.get $chunk) (local.get $run_start)) (local.get $copied))))
+                  (v128.store offset=16 (i32.add (local.get $out) (local.get $copied))
+                    (v128.load offset=16 (i32.add (i32.add (local.get $chunk) (local.get $run_start)) (local.get $copied))))
+                  (local.set $copied (i32.add (local.get $copied) (i32.const 32)))
+                  (br_if $copy (i32.lt_u (local.get $copied) (local.get $run_length))))
+                (local.set $out (i32.add (local.get $out) (local.get $run_length)))
+                (local.set $kept (local.get $rest))
+                (br $runs)))))
         (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
         (br $chunks)))
     (i32.sub (local.get $out) (local.get $out_start)))
