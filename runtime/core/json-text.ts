@@ -4,7 +4,9 @@
 // character becomes a \uXXXX escape, which JSON.parse reads back to the same string value. Outside strings a
 // non-ASCII character is invalid JSON either way, so the verdict does not change; only error positions would, which is
 // why callers locate syntax errors on the properly decoded text. The one place an escape would change the verdict, a
-// non-ASCII character right after a backslash, is left to the decoder.
+// non-ASCII character right after a backslash, is left to the decoder. Where WebAssembly runs, the text also leaves
+// out the whitespace JSON.parse would only skip (compact in compiler/json-wasm/json-wasm.wat), as V8 allocates and
+// parses a shorter string for less; it holds the same tokens, so the verdict does not change either.
 import { Buffer, isAscii, isUtf8 } from "node:buffer";
 import { byteOrderMarkLength } from "./json-bytes.js";
 import { wasmOneByteText } from "./json-wasm.js";
