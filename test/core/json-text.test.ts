@@ -29,7 +29,9 @@ function straddlingDocument(): string {
 /**
  * The compaction's rule, a character at a time: outside strings, a run of JSON whitespace is left out when the
  * character before it is a separator (quote, bracket, brace, comma, colon; and the control characters the module's
- * table also matches, which are invalid there) or the text's start; any other run is kept whole.
+ * table also matches, which are invalid there) or the text's start; any other run is kept whole. As in the module, a
+ * backslash escapes the next character wherever it stands, so an escaped quote (outside a string, where the text is
+ * invalid anyway) opens no string.
  */
 function compactedByRule(text: string): string {
   const separators = new Set(['"', ",", ":", "[", "]", "{", "}", "\x02", "\x0c", "\x1a"]);
@@ -47,12 +49,14 @@ function compactedByRule(text: string): string {
       dropping = character === '"' && !inString;
       continue;
     }
+    const isEscaped = escaped;
+    escaped = !isEscaped && character === "\\";
     if (whitespace.has(character)) {
       if (!dropping) out += character;
       continue;
     }
     out += character;
-    inString = character === '"';
+    inString = character === '"' && !isEscaped;
     dropping = separators.has(character);
   }
   return out;
@@ -72,6 +76,8 @@ describe("one-byte JSON text in WebAssembly, without the whitespace JSON.parse s
   it("leaves out indentation and the spaces after separators, and nothing inside strings", () => {
     const text = '\r\n {\n  "a b" : [ 1 , 2 ],\n\t"c": "x \\" y",\n  "d": {\n  }\n}\n';
     expect(asciiJsonText(encode(text))).toBe('{"a b":[1 ,2 ],"c":"x \\" y","d":{}}');
+    // Outside a string, an escaped quote opens none: what follows it is still outside (the text is invalid either way).
+    expect(asciiJsonText(encode('[\\"  ,1]'))).toBe('[\\",1]');
   });
 
   it("keeps whitespace after other tokens, so that none run together and invalid JSON stays invalid", () => {
@@ -84,9 +90,9 @@ describe("one-byte JSON text in WebAssembly, without the whitespace JSON.parse s
   it("follows the rule on texts made of the characters it acts on, across its 64-byte chunks", () => {
     // Seeded, so that a failure repeats: runs of whitespace and strings of every length cross the chunk edges.
     let seed = 12345;
-    const random = (below: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % below);
+    const random = (below: number) => Math.floor(((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * below);
     const pieces = ['"', "\\", ",", ":", "[", "]", "{", "}", " ", "\n", "\t", "\r", "a", "1", "-", ".", "é", "😀", "\x02", "\x0c", "\x1a", "\x01"];
-    for (let round = 0; round < 400; round++) {
+    for (let round = 0; round < 1000; round++) {
       let text = "";
       const length = random(300);
       for (let i = 0; i < length; i++) text += random(4) === 0 ? " ".repeat(random(80)) : pieces[random(pieces.length)]!;
