@@ -49,7 +49,7 @@ function compactedByRule(text: string): string {
       dropping = character === '"' && !inString;
       continue;
     }
-    const isEscaped = escaped;
+    const isEscaped: boolean = escaped;
     escaped = !isEscaped && character === "\\";
     if (whitespace.has(character)) {
       if (!dropping) out += character;
