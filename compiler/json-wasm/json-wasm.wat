@@ -513,7 +513,9 @@
   ;; is two fifths of pretty-printed OSCAL, and a shorter text is allocated and parsed for less. Whitespace after any
   ;; other byte is kept, so that no two tokens run together (`1 2` must not become `12`): the text then holds the same
   ;; tokens in the same order, valid JSON exactly when the document is, denoting the same value. Strings are told apart
-  ;; as $classify_chunk does, 64 bytes at a time; a chunk without whitespace to drop is copied whole, others run by run.
+  ;; as $classify_chunk does, 64 bytes at a time, but here, with only the masks this pass needs: calling it (it also
+  ;; finds brackets, commas and \u escapes) made the pass 0.083 ms against 0.060 ms on the FedRAMP SSP template. A
+  ;; chunk without whitespace to drop is copied whole, others run by run.
   ;; Returns the length written, and sets $compacted_non_ascii to the document's non-ASCII bytes. The caller leaves
   ;; room for $length + 64 bytes at $out (a run's last store may write up to 31 bytes past it), which lies past the
   ;; 64 bytes after the document, as for the other functions.

@@ -96,10 +96,10 @@ describe("one-byte JSON text in WebAssembly, without the whitespace JSON.parse s
       let text = "";
       const length = random(300);
       for (let i = 0; i < length; i++) text += random(4) === 0 ? " ".repeat(random(80)) : pieces[random(pieces.length)]!;
-      const bytes = encode(text);
-      const expected = asciiJsonTextInJs(encode(compactedByRule(text)));
-      expect(asciiJsonText(bytes), JSON.stringify(text)).toBe(expected);
-      expect(parsed(asciiJsonText(bytes)).ok || asciiJsonText(bytes) === undefined, JSON.stringify(text)).toBe(parsed(text).ok || asciiJsonText(bytes) === undefined);
+      const oneByte = asciiJsonText(encode(text));
+      expect(oneByte, JSON.stringify(text)).toBe(asciiJsonTextInJs(encode(compactedByRule(text))));
+      // Undefined sends the text to the decoder, which is always right; a text made must keep the verdict.
+      if (oneByte !== undefined) expect(parsed(oneByte).ok, JSON.stringify(text)).toBe(parsed(text).ok);
     }
   });
 
