@@ -1,11 +1,11 @@
 // What validating one input yields for the CLI: the core's report, or an error worded for a terminal rather than for
 // an HTTP client. Shared by the in-process path and the worker threads.
-import { readFileSync } from "node:fs";
 import type { ValidationReport } from "../core/report.js";
 import type { ValidateOptions } from "../core/validate.js";
 import type { YamlValidationOutcome } from "../core/yaml.js";
 import type { DocumentSettings } from "./documents.js";
 import { asFileDetail, coreEntryPoint, inputFormatOf, type InputFormat } from "./input-format.js";
+import { readInput } from "./read-file.js";
 
 /** The CLI's name for standard input, as an argument and in output. */
 export const STDIN = "-";
@@ -52,8 +52,10 @@ export function unreadable(file: string, reason: string): FileOutcome {
   return { file, error: { code: ERR_UNREADABLE_INPUT, detail: `Cannot read ${file === STDIN ? "standard input" : file}: ${reason}.` } };
 }
 
+const formatOf = (file: string, settings: ValidationSettings): InputFormat => (file === STDIN ? settings.stdinFormat : inputFormatOf(file));
+
 async function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): Promise<FileOutcome> {
-  const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
+  const format = formatOf(file, settings);
   // Only runs given --documents or --document load the document reader (and through it the YAML parser).
   const documents = settings.documents === undefined ? undefined : await import("./documents.js");
   const options = documents === undefined ? settings.options : { ...settings.options, documents: documents.documentSource(settings.documents!) };
@@ -70,9 +72,9 @@ async function validateBytesOf(file: string, bytes: Uint8Array, settings: Valida
 }
 
 export async function validateFile(file: string, settings: ValidationSettings): Promise<FileOutcome> {
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file === STDIN ? 0 : file);
+    bytes = readInput(file === STDIN ? 0 : file, formatOf(file, settings) === "json");
   } catch (error) {
     return unreadable(file, (error as NodeJS.ErrnoException).code ?? "read error");
   }

@@ -8,6 +8,8 @@ import type { ByteScan } from "./json-structure.js";
 interface Instance {
   memory: WebAssembly.Memory;
   documentStart: number;
+  /** The end of what the module's memory has been written to: the pages a kept instance holds on to. */
+  writtenEnd: number;
   scan: (length: number) => number;
   compact: (from: number, length: number, out: number) => number;
   compactedNonAscii: WebAssembly.Global;
@@ -29,14 +31,22 @@ const PADDING_BYTES = 64;
 /** The escape's last store writes 16 bytes. */
 const ESCAPE_SLACK_BYTES = 16;
 /**
- * An instance whose memory grew past this serves one document and is dropped, as json-text.ts does with its buffer.
- * It holds a document of the service's default 4 MiB body limit and its compact text (and, for most such documents,
- * the escaped text too).
+ * An instance whose memory was written past this serves one document and is dropped, as json-text.ts does with its
+ * buffer. It holds a document of the service's default 4 MiB body limit and its compact text (and, for most such
+ * documents, the escaped text too). Memory reserved but never written costs no pages, so only what was written counts.
  */
 const KEPT_MEMORY_BYTES = 12 * 1024 * 1024;
 
 let compiled: WebAssembly.Module | null | undefined; // null: not available here
 let kept: Instance | undefined;
+
+/**
+ * The view documentBuffer lent out, in `instance`'s memory, until the validation of it ends. Other documents loaded
+ * meanwhile (a document a constraint reads, the view without its byte-order mark) go to `spare`, so that the view
+ * holds what its caller read; and the lending instance's memory never grows, which would detach the view.
+ */
+let lent: { instance: Instance; view: Uint8Array } | undefined;
+let spare: Instance | undefined;
 
 /**
  * The document a caller keeps resident (see withResidentDocument), and where the module's memory holds it, unchanged
@@ -58,7 +68,9 @@ export function withResidentDocument<T>(bytes: Uint8Array, use: () => T): T {
     residentScope = outer;
     if (outer === undefined) {
       resident = undefined;
+      if (lent !== undefined && sameBytes(bytes, lent.view)) lent = undefined;
       if (kept !== undefined) release(kept);
+      if (spare !== undefined) release(spare);
     }
   }
 }
@@ -73,9 +85,11 @@ function residentCopy(instance: Instance, bytes: Uint8Array): NonNullable<typeof
 
 function instantiate(module: WebAssembly.Module): Instance {
   const { exports } = new WebAssembly.Instance(module);
+  const documentStart = (exports.document_start as WebAssembly.Global).value as number;
   return {
     memory: exports.memory as WebAssembly.Memory,
-    documentStart: (exports.document_start as WebAssembly.Global).value as number,
+    documentStart,
+    writtenEnd: documentStart,
     scan: exports.scan as Instance["scan"],
     compact: exports.compact as Instance["compact"],
     compactedNonAscii: exports.compacted_non_ascii as WebAssembly.Global,
@@ -110,10 +124,47 @@ function moduleBytes(base64: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** The instance that works on `bytes`: the one that lent them, if they are the lent view. */
+function instanceFor(bytes: Uint8Array): Instance | undefined {
+  if (lent === undefined) return instance();
+  return sameBytes(bytes, lent.view) ? lent.instance : (spare ??= instantiate(compiled!));
+}
+
+/**
+ * The most memory a lent view reserves, for its document and that document's texts. V8 counts the reservation as
+ * external memory, and past this it starts garbage collection early: a 37 MB document read in place ran 3 ms slower
+ * than one copied in. Larger documents are copied in, as a plain Uint8Array is.
+ */
+const MOST_LENT_MEMORY_BYTES = 32 * 1024 * 1024;
+
+/** Where the texts of a document of `length` bytes end at most (see wasmOneByteText). */
+const mostTextsEnd = (instance: Instance, length: number): number => instance.documentStart + 2 * (length + PADDING_BYTES) + 3 * length + ESCAPE_SLACK_BYTES;
+
+/**
+ * A view of `length` bytes of the module's memory for the caller to fill with a document and then validate
+ * (validateBytes): the module reads the document where it is, so it is neither copied in nor held twice. The memory
+ * for its texts is reserved now. Valid until the validation of it ends, or the next call; undefined where WebAssembly
+ * cannot run, for a document larger than a few megabytes (see MOST_LENT_MEMORY_BYTES) and where the memory cannot grow
+ * that far.
+ */
+export function documentBuffer(length: number): Uint8Array | undefined {
+  lent = undefined;
+  const wasm = instance();
+  if (wasm === undefined) return undefined;
+  const end = mostTextsEnd(wasm, length);
+  if (end > MOST_LENT_MEMORY_BYTES || !reserve(wasm, end)) return undefined;
+  resident = undefined;
+  const view = new Uint8Array(wasm.memory.buffer, wasm.documentStart, length);
+  markWritten(wasm, wasm.documentStart + length);
+  lent = { instance: wasm, view };
+  return view;
+}
+
 /** False when the memory cannot grow that far (past 4 GiB, or none to be had): the JavaScript versions take over. */
 function reserve(instance: Instance, end: number): boolean {
   const missing = end - instance.memory.buffer.byteLength;
   if (missing <= 0) return true;
+  if (lent?.instance === instance) return false; // growing would detach the lent view
   try {
     instance.memory.grow(Math.ceil(missing / PAGE_BYTES));
     return true;
@@ -124,8 +175,8 @@ function reserve(instance: Instance, end: number): boolean {
 }
 
 /**
- * Copies the document in, with its padding, unless it is resident; returns the end of the padding, or undefined when
- * it does not fit.
+ * Copies the document in, with its padding, unless it is resident or was read in place (documentBuffer); returns the
+ * end of the padding, or undefined when it does not fit.
  */
 function load(instance: Instance, bytes: Uint8Array): number | undefined {
   const end = instance.documentStart + bytes.length + PADDING_BYTES;
@@ -133,20 +184,27 @@ function load(instance: Instance, bytes: Uint8Array): number | undefined {
   resident = undefined;
   if (!reserve(instance, end)) return undefined;
   const view = new Uint8Array(instance.memory.buffer, instance.documentStart, bytes.length + PADDING_BYTES);
-  view.set(bytes);
+  if (lent === undefined || !sameBytes(bytes, lent.view)) view.set(bytes);
   view.fill(0x20, bytes.length);
+  markWritten(instance, end);
   if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes, scanned: false };
   return end;
 }
 
+function markWritten(instance: Instance, end: number): void {
+  if (end > instance.writtenEnd) instance.writtenEnd = end;
+}
+
 /** A large instance is dropped after use, but not while a caller keeps its document resident. */
 function release(instance: Instance): void {
-  if (residentScope === undefined && instance.memory.buffer.byteLength > KEPT_MEMORY_BYTES) kept = undefined;
+  if (residentScope !== undefined || instance.writtenEnd <= KEPT_MEMORY_BYTES) return;
+  if (instance === kept) kept = undefined;
+  else if (instance === spare) spare = undefined;
 }
 
 /** The structure scan of a JSON text JSON.parse has accepted, or undefined where WebAssembly cannot run it. */
 export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
-  const wasm = instance();
+  const wasm = instanceFor(bytes);
   if (wasm === undefined || load(wasm, bytes) === undefined) return undefined;
   const flags = wasm.scan(bytes.length);
   // The large containers' ends it recorded serve the locator, which reads the same resident copy later in the
@@ -173,7 +231,7 @@ function containerEnds(wasm: Instance): Map<number, number> {
  * Undefined where WebAssembly cannot run.
  */
 export function wasmOneByteText<T>(bytes: Uint8Array, acceptNonAscii: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
-  const wasm = instance();
+  const wasm = instanceFor(bytes);
   const loaded = wasm === undefined ? undefined : load(wasm, bytes);
   if (wasm === undefined || loaded === undefined) return undefined;
   // The texts are written after the document, which stays as it is for the scan and the locator: the compact text,
@@ -183,14 +241,17 @@ export function wasmOneByteText<T>(bytes: Uint8Array, acceptNonAscii: (nonAsciiB
   const escapedAt = compactAt + bytes.length + PADDING_BYTES;
   if (!reserve(wasm, escapedAt)) return undefined;
   const compactLength = wasm.compact(wasm.documentStart, bytes.length, compactAt);
+  markWritten(wasm, compactAt + compactLength);
   const nonAscii = wasm.compactedNonAscii.value as number;
   let text: T | null = null;
   if (nonAscii === 0) text = decode(new Uint8Array(wasm.memory.buffer, compactAt, compactLength));
   else if (acceptNonAscii(nonAscii)) {
-    if (!reserve(wasm, escapedAt + compactLength + 2 * nonAscii + ESCAPE_SLACK_BYTES)) return undefined;
+    const escapedEnd = escapedAt + compactLength + 2 * nonAscii + ESCAPE_SLACK_BYTES;
+    if (!reserve(wasm, escapedEnd)) return undefined;
     new Uint8Array(wasm.memory.buffer, compactAt + compactLength, PADDING_BYTES).fill(0x20);
-    const written = wasm.escapeNonAscii(compactAt, compactLength, escapedAt);
-    if (written >= 0) text = decode(new Uint8Array(wasm.memory.buffer, escapedAt, written));
+    markWritten(wasm, escapedEnd);
+    const escapedLength = wasm.escapeNonAscii(compactAt, compactLength, escapedAt);
+    if (escapedLength >= 0) text = decode(new Uint8Array(wasm.memory.buffer, escapedAt, escapedLength));
   }
   release(wasm);
   return text;
@@ -212,7 +273,7 @@ export interface ContainerSkipper {
  * run; the skipper is valid only during the call, as the module's memory holds one document at a time.
  */
 export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: ContainerSkipper | undefined) => T): T {
-  const wasm = instance();
+  const wasm = instanceFor(bytes);
   if (wasm === undefined || load(wasm, bytes) === undefined) return use(undefined);
   const { skipContainer, lineFeedsBetween, continuationBytesBetween, lineFeeds, lastLineFeed } = wasm;
   const length = bytes.length;

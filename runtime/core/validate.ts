@@ -101,6 +101,9 @@ export function resolveOptions(options: ValidateOptions = {}): { ok: true; optio
   return { ok: true, options: { level, rules: rules.active, maxIssues, packs: packInputs } };
 }
 
+/** Memory a caller may read a document into and then validate with validateBytes, which reads it there (see json-wasm). */
+export { documentBuffer } from "./json-wasm.js";
+
 export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
   const started = now();
   const resolved = resolveOptions(options);

@@ -1,9 +1,10 @@
 // The CLI as CI jobs use it: a real process over real files, exit codes, JSON and SARIF output.
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { deeplyNestedCatalog } from "../http/support/documents.js";
-import { INVALID_CATALOG, put, run, tempDir, VALID_CATALOG } from "./support.js";
+import { CLI, INVALID_CATALOG, put, run, tempDir, VALID_CATALOG } from "./support.js";
 
 const dir = tempDir("basic");
 const file = (name: string, content: unknown) => put(dir, name, content);
@@ -51,6 +52,20 @@ describe("oscal-validate", () => {
     expect(status).toBe(1);
     expect(stdout).toContain("ERR_PAYLOAD_TOO_LARGE: The document nests too deeply");
     expect(stdout).toContain("Restructure the document");
+  });
+
+  it("reads a file with a byte-order mark, a file with non-ASCII text, an empty file and a pipe as it reads any file", () => {
+    const withMark = file("with-mark.json", `\uFEFF${JSON.stringify(INVALID_CATALOG)}`);
+    const accented = file("accented.json", { catalog: { ...VALID_CATALOG.catalog, metadata: { ...VALID_CATALOG.catalog.metadata, title: "Contrôles de sécurité" } } });
+    const empty = file("empty.json", "");
+    const { stdout } = run(["--format", "json", withMark, accented, empty]);
+    const [markReport, accentedReport, emptyReport] = JSON.parse(stdout) as Array<Record<string, unknown>>;
+    expect(markReport).toMatchObject({ valid: false, issueCount: 1, issues: [{ path: "/catalog/uuid", line: 1 }] });
+    expect(accentedReport).toMatchObject({ valid: true });
+    expect(emptyReport).toMatchObject({ error: { code: "ERR_INVALID_JSON" } });
+    // Process substitution hands the CLI a pipe (/dev/fd/N): a file of no known size.
+    const piped = spawnSync("bash", ["-c", `exec "${process.execPath}" "${CLI}" --format json <(cat "${invalid}")`], { encoding: "utf8" });
+    expect(JSON.parse(piped.stdout)).toEqual([expect.objectContaining({ file: expect.stringMatching(/^\/dev\/fd\/\d+$/), valid: false, issueCount: 1 })]);
   });
 
   it("reads standard input for -", () => {

@@ -2,7 +2,8 @@
 // the corpus and on texts built around what the scan looks for (depth at the limit, repeats, escapes, block edges).
 import { describe, expect, it } from "vitest";
 import { MAX_NESTING_DEPTH, scanJsonBytesInJs } from "../../runtime/core/json-structure.js";
-import { wasmScanJsonBytes, withResidentDocument } from "../../runtime/core/json-wasm.js";
+import { documentBuffer, wasmScanJsonBytes, withResidentDocument } from "../../runtime/core/json-wasm.js";
+import { validateBytes } from "../../runtime/core/validate.js";
 import { asciiJsonText } from "../../runtime/core/json-text.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { SeededRandom } from "../agreement/prng.js";
@@ -120,5 +121,52 @@ describe("a resident document", () => {
       expect(asciiJsonText(bytes)).toBe('{"\\u00e9":1,"\\u00e8":2}');
       expect(wasmScanJsonBytes(bytes)).toEqual({ tooDeep: false, needsTextPass: false });
     });
+  });
+});
+
+describe("a document read into the module's memory", () => {
+  /** The document read into a documentBuffer, as the CLI reads a file. */
+  function readIn(bytes: Uint8Array): Uint8Array {
+    const view = documentBuffer(bytes.length)!;
+    view.set(bytes);
+    return view;
+  }
+  const withNonAscii = encode('{"catalog":{"uuid":"nope","metadata":{"title":"Sécurité — contrôles","version":"1"}},"é":1,"é":2}');
+  const documents: Record<string, Uint8Array> = {
+    "a corpus document with findings at full": readCorpusBytes(listCorpus().find((document) => document.file === "catalog/trestle-soc2-catalog.json")!),
+    "a document with non-ASCII text, a repeated name and schema findings": withNonAscii,
+    "a document after a byte-order mark": Uint8Array.from([0xef, 0xbb, 0xbf, ...withNonAscii]),
+    "text that is not JSON": encode('{"catalog": '),
+    // Its escaped text needs more memory than the module has at this point: the view must not be detached by a growth.
+    "a document of 5 MB of non-ASCII text": encode(`{"catalog":{"uuid":"nope","metadata":{"title":"${"é".repeat(2_500_000)}"}}}`),
+  };
+  for (const [what, bytes] of Object.entries(documents)) {
+    it(`is validated where it is, as a copy would be: ${what}`, () => {
+      // The view first: the copy's validation would grow the module's memory ahead of it.
+      const view = readIn(bytes);
+      const outcome = validateBytes(view, { level: "full" });
+      // Neither changed nor detached (a grown memory would leave the view empty).
+      expect(Buffer.from(view).equals(bytes)).toBe(true);
+      const expected = validateBytes(Uint8Array.from(bytes), { level: "full" });
+      if (outcome.kind === "report") outcome.report.meta.durationMs = expected.kind === "report" ? expected.report.meta.durationMs : 0;
+      expect(outcome).toEqual(expected);
+    });
+  }
+
+  it("keeps what was read while another document is loaded during its validation", () => {
+    const view = readIn(encode('{"a":1,"a":2}'));
+    withResidentDocument(view, () => {
+      expect(wasmScanJsonBytes(view)?.needsTextPass).toBe(true);
+      expect(asciiJsonText(encode('{"b":"é","c":[1,2,3]}'))).toBe('{"b":"\\u00e9","c":[1,2,3]}');
+      expect(wasmScanJsonBytes(encode('{"a":1,"b":2}'))?.needsTextPass).toBe(false);
+      expect(wasmScanJsonBytes(view)?.needsTextPass).toBe(true);
+    });
+    expect(new TextDecoder().decode(view)).toBe('{"a":1,"a":2}');
+  });
+
+  it("is lent for a document of a few megabytes, not for a larger one, and validation goes on as before", () => {
+    expect(documentBuffer(4_000_000)).toHaveLength(4_000_000);
+    expect(documentBuffer(8_000_000)).toBeUndefined();
+    expect(validateBytes(encode('{"a":1}'))).toMatchObject({ kind: "body-error", error: { code: "ERR_UNKNOWN_MODEL" } });
   });
 });
