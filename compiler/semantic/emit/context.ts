@@ -168,7 +168,7 @@ export class EmitContext {
 
   /** A module-level variable of per-node state (reset by the constraint that owns it). */
   state(name: string, initial: string): string {
-    this.stateVars.add(`let ${name} = ${initial};`);
+    this.stateVars.add(`var ${name} = ${initial};`);
     return name;
   }
 
@@ -184,7 +184,7 @@ export class EmitContext {
   }
 
   code(visitBodies: readonly string[]): { declarations: string; functions: string } {
-    const declarations = [...this.consts].map(([decl, name]) => `const ${name} = ${decl};`);
+    const declarations = [...this.consts].map(([decl, name]) => `var ${name} = ${decl};`);
     return { declarations: [...declarations, ...[...this.stateVars].sort()].join("\n"), functions: [...this.functions, ...visitBodies].join("\n\n") };
   }
 }

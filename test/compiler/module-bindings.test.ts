@@ -1,0 +1,32 @@
+// The generated modules' functions read module-level bindings at every step. V8 checks every read of a module-level
+// `let` or `const` from a function for its temporal dead zone (the control's visit function held 410 such checks); a
+// `var` needs none, so the generated modules declare their module-level bindings with `var`.
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { buildPaths } from "../../compiler/paths.js";
+
+const { outDir } = buildPaths();
+
+/** The names a module declares at its top level with `let` or `const`, and how many it declares with `var`. */
+function topLevelBindings(file: string): { lexical: string[]; vars: number } {
+  const source = ts.createSourceFile(file, readFileSync(path.join(outDir, file), "utf8"), ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
+  const lexical: string[] = [];
+  let vars = 0;
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const { declarationList } = statement;
+    if ((declarationList.flags & ts.NodeFlags.BlockScoped) === 0) vars += declarationList.declarations.length;
+    else lexical.push(...declarationList.declarations.map((declaration) => declaration.name.getText(source)));
+  }
+  return { lexical, vars };
+}
+
+describe("module-level bindings of the generated code", () => {
+  it("are var in the semantic module", () => {
+    const { lexical, vars } = topLevelBindings("semantic.cjs");
+    expect(lexical).toEqual([]);
+    expect(vars).toBeGreaterThan(100);
+  });
+});
