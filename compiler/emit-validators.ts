@@ -56,7 +56,18 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
   for (const ref of Object.values(exports)) {
     if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
   }
-  return withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports)));
+  return moduleConstantsAsVars(withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports))));
+}
+
+/**
+ * Ajv declares the values its validators share (schemas, patterns, formats, functions, wrappers; the pattern checks
+ * add their own) as module-level constants, and V8 checks every read of a module-level `const` from a function for its
+ * temporal dead zone; a `var` needs no check. Ajv gives these names to module-level values only.
+ */
+const MODULE_CONSTANT = /([;}])const ((?:schema|pattern|formats|func|wrapper)\d+(?:Common|Full)?) = /g;
+
+export function moduleConstantsAsVars(code: string): string {
+  return code.replace(MODULE_CONSTANT, "$1var $2 = ");
 }
 
 /**

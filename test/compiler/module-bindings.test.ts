@@ -2,7 +2,7 @@
 // `let` or `const` from a function for its temporal dead zone (the control's visit function held 410 such checks); a
 // `var` needs none, so the generated modules declare their module-level bindings with `var`.
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { buildPaths } from "../../compiler/paths.js";
@@ -28,5 +28,13 @@ describe("module-level bindings of the generated code", () => {
     const { lexical, vars } = topLevelBindings("semantic.cjs");
     expect(lexical).toEqual([]);
     expect(vars).toBeGreaterThan(100);
+  });
+
+  it("are var in every validator module but the function the module exports", () => {
+    for (const name of readdirSync(path.join(outDir, "validators"))) {
+      const { lexical, vars } = topLevelBindings(path.join("validators", name));
+      expect(lexical, name).toEqual([]);
+      expect(vars, name).toBeGreaterThan(10);
+    }
   });
 });
