@@ -240,7 +240,8 @@ var NO_FINDINGS = Object.freeze({ findings: Object.freeze([]), count: 0, errors:
 
 function check(model, doc, active, limit = Number.POSITIVE_INFINITY) {
   const root = Object.prototype.hasOwnProperty.call(ROOTS, model) ? ROOTS[model] : undefined;
-  if (root === undefined || !isObj(doc) || !isObj(doc[model])) return NO_FINDINGS;
+  const top = root === undefined || !isObj(doc) ? undefined : doc[model];
+  if (!isObj(top)) return NO_FINDINGS;
   A = switchesOf(active);
   P[0] = model;
   PL = 1;
@@ -252,8 +253,8 @@ function check(model, doc, active, limit = Number.POSITIVE_INFINITY) {
   let found;
   let all;
   try {
-    root(doc[model], doc, model);
-    found = R.finish(doc, ${own.fragmentHref}, limit);
+    root(top, doc, model);
+    found = R.finish(top, ${own.fragmentHref}, limit);
     all = R.findings;
   } finally {
     R = null;

@@ -443,13 +443,14 @@ export class SemanticRun {
 
   /**
    * Decides what waited for the end of the walk; returns the first `limit` findings in document order (`findings`
-   * holds them all).
+   * holds them all). `top` is the value the walk started from, the document's model member: the caller reads it, as
+   * reading a member whose name changes with the model deoptimized this code at every change of model.
    */
-  finish(document: unknown, fragmentRule: number, limit = Number.POSITIVE_INFINITY): Finding[] {
+  finish(top: unknown, fragmentRule: number, limit = Number.POSITIVE_INFINITY): Finding[] {
     this.finishAllowedValues();
     this.finishReferences();
     this.finishLinks(fragmentRule);
-    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(document, limit);
+    return this.findings.length === 0 ? this.findings : this.inDocumentOrder(top, limit);
   }
 
   private finishAllowedValues(): void {
@@ -551,12 +552,12 @@ export class SemanticRun {
    * the object's keys, findings at a node (in the order they were made) before those below it. Visits only the nodes
    * on finding paths, iteratively (so deep documents do not exhaust the stack), and stops at `limit` findings.
    */
-  private inDocumentOrder(document: unknown, limit: number): Finding[] {
+  private inDocumentOrder(top: unknown, limit: number): Finding[] {
     for (const finding of this.findings) {
       for (let node: PathNode | null = finding.at; node !== null && !node.holdsFindings; node = node.up) node.holdsFindings = true;
     }
     const out: Finding[] = [];
-    const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: isObj(document) ? document[this.root.segment as string] : undefined }];
+    const pending: { node: PathNode; value: unknown }[] = [{ node: this.root, value: top }];
     while (pending.length > 0 && out.length < limit) {
       const { node, value } = pending.pop()!;
       if (node.findings !== null) for (const finding of node.findings) if (out.length < limit) out.push(finding);

@@ -39,7 +39,7 @@ describe("semantic run", () => {
     run.report(0, at("b", 0, "a/b~c"), "on a/b~c");
     run.report(2, at("b"), "on b");
     run.report(0, at(), "on the root");
-    const found = run.finish(document, 0);
+    const found = run.finish(document.catalog, 0);
     expect(found.map((f) => [f.at.pointer, f.message])).toEqual([
       ["/catalog", "on the root"],
       ["/catalog/b", "on b"],
@@ -57,7 +57,7 @@ describe("semantic run", () => {
     run.allowed(1, true, accepted, "name", "y", at("parts", 0, "name"));
     run.allowed(0, false, rejected, "name", "w", at("parts", 1, "name"));
     run.allowed(2, false, rejected, "name", "w", at("parts", 1, "name"));
-    const found = run.finish({ catalog: { parts: [accepted, rejected] } }, 0);
+    const found = run.finish({ parts: [accepted, rejected] }, 0);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ rule: 0, message: 'Value "w" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]' });
     expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
@@ -69,7 +69,7 @@ describe("semantic run", () => {
     const parts = Array.from({ length: 5000 }, () => ({ name: "y" }));
     for (let i = 0; i < parts.length - 1; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
     for (const i of [0, 4095, 4096, 4998, 4999]) run.allowed(0, false, parts[i], "name", "y", at("parts", i, "name"));
-    expect(run.finish({ catalog: { parts } }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/4999/name"]);
+    expect(run.finish({ parts }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/4999/name"]);
   });
 
   it("reports every unmatched key of one object, in the order first missed, each naming the constraints that missed it", () => {
@@ -79,7 +79,7 @@ describe("semantic run", () => {
     run.allowed(0, false, prop, "name", "n", at("props", 0, "name"));
     run.allowed(2, false, prop, "name", "n", at("props", 0, "name"));
     run.allowed(0, false, prop, "value", "v", at("props", 0, "value"));
-    const found = run.finish({ catalog: { props: [prop] } }, 0);
+    const found = run.finish({ props: [prop] }, 0);
     expect(found.map((f) => [f.at.pointer, f.rule, f.message])).toEqual([
       ["/catalog/props/0/value", 1, 'Value "v" is not allowed for @name; allowed: "x", "y" [strict-b, strict-a]'],
       ["/catalog/props/0/name", 0, 'Value "n" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]'],
@@ -92,7 +92,7 @@ describe("semantic run", () => {
     run.reference(1, index, "later", at("links", 0), "refers to a missing key:");
     run.reference(1, index, "never", at("links", 1), "refers to a missing key:");
     index.add("later");
-    const found = run.finish({ catalog: { links: [{}, {}] } }, 0);
+    const found = run.finish({ links: [{}, {}] }, 0);
     expect(found.map((f) => [f.at.pointer, f.message])).toEqual([["/catalog/links/1", 'refers to a missing key: "never" [strict-b]']]);
   });
 
@@ -101,7 +101,7 @@ describe("semantic run", () => {
     run.link("sec%201", at("links", 0, "href"));
     run.link("nowhere", at("links", 1, "href"));
     run.declare("sec 1");
-    const found = run.finish({ catalog: { links: [{ href: "#sec%201" }, { href: "#nowhere" }] } }, 2);
+    const found = run.finish({ links: [{ href: "#sec%201" }, { href: "#nowhere" }] }, 2);
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([[2, "/catalog/links/1/href"]]);
   });
 
@@ -113,7 +113,7 @@ describe("semantic run", () => {
     for (const id of ["e", "d", "b c", "f"]) run.declare(id);
     hrefs.slice(6).forEach((href, i) => run.link(href, at("links", 6 + i, "href")));
     run.declare("later");
-    const found = run.finish({ catalog: { links: hrefs.map((href) => ({ href: `#${href}` })) } }, 2);
+    const found = run.finish({ links: hrefs.map((href) => ({ href: `#${href}` })) }, 2);
     expect(found.map((f) => f.at.pointer)).toEqual(["/catalog/links/1/href", "/catalog/links/4/href", "/catalog/links/8/href"]);
   });
 
@@ -127,7 +127,7 @@ describe("semantic run", () => {
     run.link("bad%zz", at("links", 2, "href"));
     run.link("%41", at("links", 3, "href"));
     run.declare("A");
-    const found = run.finish({ catalog: { links: [{ href: "#gone" }, { href: "#also-gone" }, { href: "#bad%zz" }, { href: "#%41" }] } }, 2);
+    const found = run.finish({ links: [{ href: "#gone" }, { href: "#also-gone" }, { href: "#bad%zz" }, { href: "#%41" }] }, 2);
     expect(found.map((f) => [f.rule, f.at.pointer])).toEqual([
       [1, "/catalog/links/0"],
       [0, "/catalog/links/1"],
