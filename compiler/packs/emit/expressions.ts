@@ -16,7 +16,11 @@ const JS_COMPARISONS: Record<ComparisonOp | ValueComparisonOp, string> = {
   "=": "===", eq: "===", "!=": "!==", ne: "!==", "<": "<", lt: "<", "<=": "<=", le: "<=", ">": ">", gt: ">", ">=": ">=", ge: ">=",
 };
 
-/** The declarations of a generated module, each made once per distinct key and named by a prefix and a number. */
+/**
+ * The declarations of a generated module, each made once per distinct key and named by a prefix and a number. They are
+ * `var`s: V8 checks every read of the program's `const`s and `let`s from its inner functions for their temporal dead
+ * zone, and a `var`'s for nothing.
+ */
 export class Declarations {
   private readonly text: string[] = [];
   private readonly names = new Map<string, string>();
@@ -34,7 +38,7 @@ export class Declarations {
 
   /** A constant, shared by every use of the same JavaScript value. */
   constant(js: string): string {
-    return this.declare("k", js, (name) => `const ${name} = ${js};`);
+    return this.declare("k", js, (name) => `var ${name} = ${js};`);
   }
 
   toString(): string {
@@ -61,7 +65,7 @@ export class ExpressionEmitter {
   expr(expr: Expr): string {
     return this.declarations.declare("e", JSON.stringify(expr), (name) => {
       const leaf = this.leaf(expr);
-      return leaf !== undefined ? `const ${name} = ${leaf};` : `function ${name}(f, s) {\n${this.body(expr)}\n}`;
+      return leaf !== undefined ? `var ${name} = ${leaf};` : `function ${name}(f, s) {\n${this.body(expr)}\n}`;
     });
   }
 
@@ -81,7 +85,7 @@ export class ExpressionEmitter {
   memoised(expr: Expr): string {
     if (!isMemoised(expr)) return this.expr(expr);
     const plain = this.expr(expr);
-    return this.declarations.declare("m", JSON.stringify(expr), (name) => `const ${name} = memo(${plain});`);
+    return this.declarations.declare("m", JSON.stringify(expr), (name) => `var ${name} = memo(${plain});`);
   }
 
   /** A key read from a node: a flag's value read from the JSON, or an expression's value. */
@@ -228,7 +232,7 @@ export class ExpressionEmitter {
     // Unmemoised, a step is its selection alone: one for all that select alike, whatever their predicates.
     const plain = this.plainStep(step);
     if (!plan.memoised) return plain;
-    return this.declarations.declare("s", JSON.stringify(step), (name) => `const ${name} = memoStep(${plain}, [${plan.pure.map((predicate) => this.memoised(predicate)).join(", ")}]);`);
+    return this.declarations.declare("s", JSON.stringify(step), (name) => `var ${name} = memoStep(${plain}, [${plan.pure.map((predicate) => this.memoised(predicate)).join(", ")}]);`);
   }
 
   /** The items a step selects from an item, as a function `(item, scope)`. */

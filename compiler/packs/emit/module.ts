@@ -122,7 +122,7 @@ export function emitPackModule(pack: SourcePack, header: string): string {
   return `${header}
 "use strict";
 module.exports = function program(primitives) {
-const { ${PRIMITIVES.join(", ")} } = primitives;
+var { ${PRIMITIVES.join(", ")} } = primitives;
 ${declarations}
 return {
 name: ${literal(pack.name)},
