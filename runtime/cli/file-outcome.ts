@@ -54,12 +54,20 @@ export function unreadable(file: string, reason: string): FileOutcome {
 
 const formatOf = (file: string, settings: ValidationSettings): InputFormat => (file === STDIN ? settings.stdinFormat : inputFormatOf(file));
 
-async function validateBytesOf(file: string, bytes: Uint8Array, settings: ValidationSettings): Promise<FileOutcome> {
+export async function validateFile(file: string, settings: ValidationSettings): Promise<FileOutcome> {
   const format = formatOf(file, settings);
   // Only runs given --documents or --document load the document reader (and through it the YAML parser).
   const documents = settings.documents === undefined ? undefined : await import("./documents.js");
   const options = documents === undefined ? settings.options : { ...settings.options, documents: documents.documentSource(settings.documents!) };
   const validateInput = await coreEntryPoint(format);
+  // Read once nothing is left to wait for: a JSON file is read into the memory the validation reads it from, which
+  // serves one document at a time.
+  let bytes: Uint8Array;
+  try {
+    bytes = readInput(file === STDIN ? 0 : file, format === "json");
+  } catch (error) {
+    return unreadable(file, (error as NodeJS.ErrnoException).code ?? "read error");
+  }
   let outcome;
   try {
     outcome = validateInput(bytes, options);
@@ -69,14 +77,4 @@ async function validateBytesOf(file: string, bytes: Uint8Array, settings: Valida
     throw error;
   }
   return outcome.kind === "report" ? { file, report: outcome.report } : { file, error: fileError(outcome) };
-}
-
-export async function validateFile(file: string, settings: ValidationSettings): Promise<FileOutcome> {
-  let bytes: Uint8Array;
-  try {
-    bytes = readInput(file === STDIN ? 0 : file, formatOf(file, settings) === "json");
-  } catch (error) {
-    return unreadable(file, (error as NodeJS.ErrnoException).code ?? "read error");
-  }
-  return validateBytesOf(file, bytes, settings);
 }

@@ -61,6 +61,9 @@ let resident: { instance: Instance; bytes: Uint8Array; scanned: boolean } | unde
  */
 export function withResidentDocument<T>(bytes: Uint8Array, use: () => T): T {
   const outer = residentScope;
+  // A lent view that another document's validation overtakes was given up (its read failed, or its caller changed its
+  // mind): lending ends.
+  if (outer === undefined && lent !== undefined && !sameBytes(bytes, lent.view)) endLending();
   residentScope = bytes;
   try {
     return use();
@@ -68,11 +71,16 @@ export function withResidentDocument<T>(bytes: Uint8Array, use: () => T): T {
     residentScope = outer;
     if (outer === undefined) {
       resident = undefined;
-      if (lent !== undefined && sameBytes(bytes, lent.view)) lent = undefined;
+      if (lent !== undefined) endLending();
       if (kept !== undefined) release(kept);
-      if (spare !== undefined) release(spare);
     }
   }
+}
+
+/** The spare instance serves only while a view is lent: its memory goes with the lending. */
+function endLending(): void {
+  lent = undefined;
+  spare = undefined;
 }
 
 /** Views of the same bytes (the escape gets the document without a byte-order mark as a view of its own). */
@@ -143,12 +151,14 @@ const mostTextsEnd = (instance: Instance, length: number): number => instance.do
 /**
  * A view of `length` bytes of the module's memory for the caller to fill with a document and then validate
  * (validateBytes): the module reads the document where it is, so it is neither copied in nor held twice. The memory
- * for its texts is reserved now. Valid until the validation of it ends, or the next call; undefined where WebAssembly
- * cannot run, for a document larger than a few megabytes (see MOST_LENT_MEMORY_BYTES) and where the memory cannot grow
- * that far.
+ * for its texts is reserved now. Valid until the validation of it ends, until another document's validation begins, or
+ * until the next call; undefined during a validation, where WebAssembly cannot run, for a document larger than a few
+ * megabytes (see MOST_LENT_MEMORY_BYTES) and where the memory cannot grow that far.
  */
 export function documentBuffer(length: number): Uint8Array | undefined {
-  lent = undefined;
+  // During a validation, the memory holds the document being validated (it may be a lent view itself).
+  if (residentScope !== undefined) return undefined;
+  endLending();
   const wasm = instance();
   if (wasm === undefined) return undefined;
   const end = mostTextsEnd(wasm, length);

@@ -164,6 +164,16 @@ describe("a document read into the module's memory", () => {
     expect(new TextDecoder().decode(view)).toBe('{"a":1,"a":2}');
   });
 
+  it("is not lent during a validation, whose document the memory holds", () => {
+    const view = readIn(encode('{"a":1,"a":2}'));
+    withResidentDocument(view, () => {
+      expect(wasmScanJsonBytes(view)?.needsTextPass).toBe(true);
+      expect(documentBuffer(13)).toBeUndefined();
+      expect(wasmScanJsonBytes(view)?.needsTextPass).toBe(true);
+    });
+    expect(new TextDecoder().decode(view)).toBe('{"a":1,"a":2}');
+  });
+
   it("is lent for a document of a few megabytes, not for a larger one, and validation goes on as before", () => {
     expect(documentBuffer(4_000_000)).toHaveLength(4_000_000);
     expect(documentBuffer(8_000_000)).toBeUndefined();
