@@ -6,6 +6,7 @@ import Ajv, { type Options } from "ajv";
 import addFormats from "ajv-formats";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { SchemaEnv } from "ajv/dist/compile/index.js";
+import ts from "typescript";
 import { replacePatternChecks, withCommonUrisFirst } from "./pattern-checks.js";
 import { schemaLocations } from "./schema-walk.js";
 import type { JsonSchema } from "./schema-source.js";
@@ -56,7 +57,35 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
   for (const ref of Object.values(exports)) {
     if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
   }
-  return moduleConstantsAsVars(withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports))));
+  return withoutUnusedSchemas(moduleConstantsAsVars(withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports)))));
+}
+
+/**
+ * Ajv declares a module-level copy of each schema it compiled a function for (the model's whole schema among them,
+ * 22 KB of the catalog's), though the code reads only a few of them: the others are dropped, as every process that
+ * loads the module would build them (a cold CLI run, in the interpreter) and keep them for nothing.
+ */
+export function withoutUnusedSchemas(code: string): string {
+  const source = ts.createSourceFile("validators.cjs", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const declared = new Map<string, ts.VariableStatement>();
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement) || statement.declarationList.declarations.length !== 1) continue;
+    const { name } = statement.declarationList.declarations[0]!;
+    if (ts.isIdentifier(name) && /^schema\d+$/.test(name.text)) declared.set(name.text, statement);
+  }
+  const reads = new Map<string, number>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && declared.has(node.text) && !(ts.isVariableDeclaration(node.parent) && node.parent.name === node)) {
+      reads.set(node.text, (reads.get(node.text) ?? 0) + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const unused = [...declared].filter(([name]) => !reads.has(name)).map(([, statement]) => statement);
+  let kept = code;
+  // From the last, so that earlier positions still hold.
+  for (const statement of unused.sort((a, b) => b.pos - a.pos)) kept = kept.slice(0, statement.getStart(source)) + kept.slice(statement.end);
+  return kept;
 }
 
 /**

@@ -2,7 +2,7 @@
 // must stop the build rather than be rewritten. The collecting validators' anyOf errors count their branches' errors.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { withBranchErrorCounts, withoutCallContexts } from "../../compiler/emit-validators.js";
+import { withBranchErrorCounts, withoutCallContexts, withoutUnusedSchemas } from "../../compiler/emit-validators.js";
 import type { CollectingValidators } from "../../generated/models.js";
 
 const HEADER = 'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
@@ -43,5 +43,12 @@ describe("withBranchErrorCounts", () => {
     expect(withBranchErrorCounts(anyOf)).toContain("params:{branchErrors: valid1Branches}");
     expect(() => withBranchErrorCounts(anyOf.replace("let valid1 = false;", "let valid1 = 0;"))).toThrow(/changed shape/);
     expect(() => withBranchErrorCounts(`${anyOf}const err5 = {keyword:"oneOf",params:{}};`)).toThrow(/oneOf/);
+  });
+});
+
+describe("withoutUnusedSchemas", () => {
+  it("drops the module-level schemas no code reads, and only those", () => {
+    const code = '"use strict";exports.validate = validate1;var schema1 = {"type":"object","description":"a ; } { \\" in text"};var schema2 = {"enum":["a","b"]};var schema3 = {"x":1};function validate1(data){return schema2.enum.includes(data) && schema3 !== null;}';
+    expect(withoutUnusedSchemas(code)).toBe('"use strict";exports.validate = validate1;var schema2 = {"enum":["a","b"]};var schema3 = {"x":1};function validate1(data){return schema2.enum.includes(data) && schema3 !== null;}');
   });
 });
