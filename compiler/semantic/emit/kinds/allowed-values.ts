@@ -43,9 +43,10 @@ export const allowedValues: ConstraintEmitter = {
 
 /**
  * The other allowed-values constraints certain to check the value at `node` too: those whose context is the definition
- * of the node's parent and whose target is the same child step (with the same predicates) and flag, so that their loop
- * over the parent's children meets the node whenever this constraint does. Only predicates that read the node alone
- * compare: no variables, no positions.
+ * of the node's parent and whose target is the same child step (with the same predicates) and flag, or the same step
+ * searched for among all the context's descendants (`.//part[...]/@name`, which meets every child it names too), so
+ * that their walk meets the node whenever this constraint does. Only predicates that read the node alone compare: no
+ * variables, no positions.
  */
 function coveringConstraints(ctx: EmitContext, unit: CompileUnit, node: NodeRef): { rule: number; set: string }[] {
   if (node.type.kind !== "flag" || node.via === undefined || !nodeLocal(node.via.predicates)) return [];
@@ -56,9 +57,13 @@ function coveringConstraints(ctx: EmitContext, unit: CompileUnit, node: NodeRef)
     const c = other.constraint;
     if (other === unit || c.kind !== "allowed-values" || ctx.notApplicable.has(c)) return [];
     const target = parseMetapath(c.target);
-    if (target.type !== "path" || target.rootDescendant || target.steps.length !== 2) return [];
-    const [child, last] = target.steps as [Step, Step];
-    const sameChild = child.axis === "child" && child.names.length === 1 && child.names[0] === inst.name && JSON.stringify(child.predicates) === wanted;
+    if (target.type !== "path" || target.rootDescendant) return [];
+    const { steps } = target;
+    const fromSelf = steps.length === 3 && steps[0]!.axis === "self" && steps[0]!.predicates.length === 0;
+    if (steps.length !== 2 && !fromSelf) return [];
+    const [child, last] = (fromSelf ? steps.slice(1) : steps) as [Step, Step];
+    const axis = fromSelf ? "descendant" : "child";
+    const sameChild = child.axis === axis && child.names.length === 1 && child.names[0] === inst.name && JSON.stringify(child.predicates) === wanted;
     const sameFlag = last.axis === "flag" && last.name === flag && last.predicates.length === 0;
     return sameChild && sameFlag ? [{ rule: other.rule, set: ctx.stringSet(c.enums.map((e) => e.value)) }] : [];
   });
