@@ -57,46 +57,43 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
   for (const ref of Object.values(exports)) {
     if (!ajv.getSchema(ref)) throw new Error(`cannot compile ${ref}`);
   }
-  return withoutUnusedSchemas(moduleConstantsAsVars(withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports)))));
+  return tidiedModuleScope(withCommonUrisFirst(replacePatternChecks(toStandalone(ajv, exports))));
 }
 
 /**
- * Ajv declares a module-level copy of each schema it compiled a function for (the model's whole schema among them,
- * 22 KB of the catalog's), though the code reads only a few of them: the others are dropped, as every process that
- * loads the module would build them (a cold CLI run, in the interpreter) and keep them for nothing.
+ * Ajv's module scope, tidied in one pass over it. Ajv declares a module-level copy of each schema it compiled a function
+ * for (the model's whole schema among them, 22 KB of the catalog's), though the code reads only a few of them: the
+ * others are dropped, as every process that loads the module would build them (a cold CLI run, in the interpreter) and
+ * keep them for nothing. The rest of the module-level constants (schemas, patterns, formats, functions, wrappers, the
+ * pattern checks' own) become `var`s: V8 checks every read of a module-level `const` from a function for its temporal
+ * dead zone, a `var`'s for nothing.
  */
-export function withoutUnusedSchemas(code: string): string {
+export function tidiedModuleScope(code: string): string {
   const source = ts.createSourceFile("validators.cjs", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
-  const declared = new Map<string, ts.VariableStatement>();
-  for (const statement of source.statements) {
-    if (!ts.isVariableStatement(statement) || statement.declarationList.declarations.length !== 1) continue;
-    const { name } = statement.declarationList.declarations[0]!;
-    if (ts.isIdentifier(name) && /^schema\d+$/.test(name.text)) declared.set(name.text, statement);
+  const declarations = source.statements.filter(ts.isVariableStatement);
+  const schemas = new Set<string>();
+  for (const { declarationList } of declarations) {
+    for (const { name } of declarationList.declarations) if (ts.isIdentifier(name) && /^schema\d+$/.test(name.text)) schemas.add(name.text);
   }
-  const reads = new Map<string, number>();
+  const read = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if (ts.isIdentifier(node) && declared.has(node.text) && !(ts.isVariableDeclaration(node.parent) && node.parent.name === node)) {
-      reads.set(node.text, (reads.get(node.text) ?? 0) + 1);
-    }
+    if (ts.isIdentifier(node) && schemas.has(node.text) && !(ts.isVariableDeclaration(node.parent) && node.parent.name === node)) read.add(node.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
-  const unused = [...declared].filter(([name]) => !reads.has(name)).map(([, statement]) => statement);
-  let kept = code;
+  const unread = (statement: ts.VariableStatement) =>
+    statement.declarationList.declarations.every(({ name }) => ts.isIdentifier(name) && schemas.has(name.text) && !read.has(name.text));
+  let tidied = code;
   // From the last, so that earlier positions still hold.
-  for (const statement of unused.sort((a, b) => b.pos - a.pos)) kept = kept.slice(0, statement.getStart(source)) + kept.slice(statement.end);
-  return kept;
-}
-
-/**
- * Ajv declares the values its validators share (schemas, patterns, formats, functions, wrappers; the pattern checks
- * add their own) as module-level constants, and V8 checks every read of a module-level `const` from a function for its
- * temporal dead zone; a `var` needs no check. Ajv gives these names to module-level values only.
- */
-const MODULE_CONSTANT = /([;}])const ((?:schema|pattern|formats|func|wrapper)\d+(?:Common|Full)?) = /g;
-
-export function moduleConstantsAsVars(code: string): string {
-  return code.replace(MODULE_CONSTANT, "$1var $2 = ");
+  for (const statement of [...declarations].reverse()) {
+    const { declarationList } = statement;
+    if (unread(statement)) tidied = tidied.slice(0, statement.getStart(source)) + tidied.slice(statement.end);
+    else if (declarationList.flags & ts.NodeFlags.BlockScoped) {
+      const keyword = declarationList.getStart(source);
+      tidied = `${tidied.slice(0, keyword)}var${tidied.slice(keyword + (declarationList.flags & ts.NodeFlags.Const ? "const" : "let").length)}`;
+    }
+  }
+  return tidied;
 }
 
 /**

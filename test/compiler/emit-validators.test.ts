@@ -2,7 +2,7 @@
 // must stop the build rather than be rewritten. The collecting validators' anyOf errors count their branches' errors.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { withBranchErrorCounts, withoutCallContexts, withoutUnusedSchemas } from "../../compiler/emit-validators.js";
+import { tidiedModuleScope, withBranchErrorCounts, withoutCallContexts } from "../../compiler/emit-validators.js";
 import type { CollectingValidators } from "../../generated/models.js";
 
 const HEADER = 'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
@@ -46,9 +46,9 @@ describe("withBranchErrorCounts", () => {
   });
 });
 
-describe("withoutUnusedSchemas", () => {
+describe("tidiedModuleScope", () => {
   it("drops the module-level schemas no code reads, and only those", () => {
     const code = '"use strict";exports.validate = validate1;var schema1 = {"type":"object","description":"a ; } { \\" in text"};var schema2 = {"enum":["a","b"]};var schema3 = {"x":1};function validate1(data){return schema2.enum.includes(data) && schema3 !== null;}';
-    expect(withoutUnusedSchemas(code)).toBe('"use strict";exports.validate = validate1;var schema2 = {"enum":["a","b"]};var schema3 = {"x":1};function validate1(data){return schema2.enum.includes(data) && schema3 !== null;}');
+    expect(tidiedModuleScope(code)).toBe('"use strict";exports.validate = validate1;var schema2 = {"enum":["a","b"]};var schema3 = {"x":1};function validate1(data){return schema2.enum.includes(data) && schema3 !== null;}');
   });
 });
