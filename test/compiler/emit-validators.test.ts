@@ -1,8 +1,8 @@
-// The fast validators' nested calls pass the value alone; anything else in Ajv's code that reads the call context
+// The fast validators' nested calls pass the value alone and their errors are 0s; anything else in Ajv's code that reads the call context or a value's path
 // must stop the build rather than be rewritten. The collecting validators' anyOf errors count their branches' errors.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { tidiedModuleScope, withBranchErrorCounts, withoutCallContexts } from "../../compiler/emit-validators.js";
+import { tidiedModuleScope, withBranchErrorCounts, withoutCallContexts, withoutErrorDetails } from "../../compiler/emit-validators.js";
 import type { CollectingValidators } from "../../generated/models.js";
 
 const HEADER = 'function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
@@ -16,6 +16,24 @@ describe("withoutCallContexts", () => {
   it("fails when the context is read for anything else", () => {
     expect(() => withoutCallContexts(`${HEADER}if(parentData === null){return false;}return true;}`)).toThrow(/call context/);
     expect(() => withoutCallContexts(`${HEADER}return validate2(data, {instancePath,parentData,parentDataProperty,rootData});}`)).toThrow(/call context/);
+  });
+});
+
+describe("withoutErrorDetails", () => {
+  it("makes each error object 0, keeping how many errors there are, and drops the value's path", () => {
+    const code =
+      'function validate1(data){const instancePath = "";let vErrors = null;let errors = 0;if(typeof data !== "string"){validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"}}];return false;}' +
+      'if(!(validate2(data))){vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);errors = vErrors.length;}' +
+      'const err0 = {instancePath:instancePath+"/a",schemaPath:"#/anyOf",keyword:"anyOf",params:{}};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;return errors === 0;}';
+    expect(withoutErrorDetails(code)).toBe(
+      'function validate1(data){let vErrors = null;let errors = 0;if(typeof data !== "string"){validate1.errors = [0];return false;}' +
+        'if(!(validate2(data))){vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);errors = vErrors.length;}' +
+        'const err0 = 0;if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;return errors === 0;}',
+    );
+  });
+
+  it("fails when the code reads the value's path for anything but an error", () => {
+    expect(() => withoutErrorDetails('function validate1(data){const instancePath = "";return instancePath.length === 0;}')).toThrow(/value's path/);
   });
 });
 
