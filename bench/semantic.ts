@@ -1,7 +1,8 @@
 // level=full from bytes (schema layer, then the semantic layer) on the SP 800-53 rev5 catalog and the FedRAMP rev5 SSP
 // template, against level=schema and the decode + parse floor measured in the same run; validateParsed on the parsed
 // value (the same checks without the bytes-to-value path and without locating findings); then the whole corpus in
-// total, and the semantic layer on parts nested 250 and 2,000 deep. Prints each goal with its ratio and whether it is met.
+// total, twice, and the semantic layer on parts nested 250 and 2,000 deep. Prints each goal with its ratio and whether
+// it is met.
 // Each subject is timed twice: runs 11-60 of its first calls, and warm, after two seconds more of it, in blocks that
 // alternate between the subjects (so that a ratio compares runs made in the same state of the machine). The goals are
 // per-document costs of a process that validates many documents (the service, a library caller), so they are judged
@@ -89,18 +90,27 @@ for (const file of FILES) {
   goals.push(goalLine(`${name}: schema median at most ${goal.schemaMedian}x the floor`, medianRatio(schema, "warm"), goal.schemaMedian) + early(medianRatio(schema, "early")));
 }
 
-// The whole corpus: the sum over documents of the median of a few runs each, full against the floor.
+// The whole corpus: the sum over documents of the median of a few runs each, full against the floor. The goal is judged
+// on the first pass; the second, once the generated code has met every document's object shapes, shows how much of
+// the first is V8 learning them (deoptimizing and compiling again) rather than validation.
 const corpusRuns = Math.max(3, Math.round(RUNS / 10));
-let corpusFloor = 0;
-let corpusFull = 0;
 const documents = listCorpus();
-for (const document of documents) {
-  const bytes = new Uint8Array(readFileSync(document.absolutePath));
-  corpusFloor += measure(corpusRuns, 1, () => void decodeAndParse(bytes)).whole.median;
-  corpusFull += measure(corpusRuns, 1, () => void validateBytes(bytes, { level: "full" })).whole.median;
+const corpusPass = (): { floor: number; full: number } => {
+  let floor = 0;
+  let full = 0;
+  for (const document of documents) {
+    const bytes = new Uint8Array(readFileSync(document.absolutePath));
+    floor += measure(corpusRuns, 1, () => void decodeAndParse(bytes)).whole.median;
+    full += measure(corpusRuns, 1, () => void validateBytes(bytes, { level: "full" })).whole.median;
+  }
+  return { floor, full };
+};
+const firstPass = corpusPass();
+const secondPass = corpusPass();
+for (const [label, pass] of [["first pass", firstPass], ["second pass", secondPass]] as const) {
+  console.log(`${label === "first pass" ? "\n" : ""}whole corpus, ${label} (${documents.length} documents, sum of medians of ${corpusRuns} runs each): floor ${pass.floor.toFixed(1)} ms, full ${pass.full.toFixed(1)} ms (${(pass.full / pass.floor).toFixed(2)}x)`);
 }
-console.log(`\nwhole corpus (${documents.length} documents, sum of medians of ${corpusRuns} runs each): floor ${corpusFloor.toFixed(1)} ms, full ${corpusFull.toFixed(1)} ms (${(corpusFull / corpusFloor).toFixed(2)}x)`);
-goals.push(goalLine(`whole corpus: total full at most ${CORPUS_GOAL}x total floor`, corpusFull / corpusFloor, CORPUS_GOAL));
+goals.push(goalLine(`whole corpus: total full at most ${CORPUS_GOAL}x total floor`, firstPass.full / firstPass.floor, CORPUS_GOAL) + ` (second pass: ${(secondPass.full / secondPass.floor).toFixed(2)}x)`);
 
 // Depth: one control whose parts nest 250 and 2,000 deep, a finding at every level; linear work grows 8-fold.
 const resolved = resolveSemanticRules([]);
