@@ -21,6 +21,12 @@ function addValidatorTypes(file: SourceFile): void {
     ],
   });
   file.addInterface({
+    name: "FastValidator",
+    isExported: true,
+    docs: ["Whether a document is valid, and nothing else: its errors are not kept (compiler/emit-validators.ts)."],
+    callSignatures: [{ parameters: [{ name: "data", type: "unknown" }], returnType: "boolean" }],
+  });
+  file.addInterface({
     name: "CompiledValidator",
     isExported: true,
     callSignatures: [{ parameters: [{ name: "data", type: "unknown" }], returnType: "boolean" }],
@@ -37,7 +43,7 @@ function addValidatorTypes(file: SourceFile): void {
     isExported: true,
     docs: ["The standalone validators of one model."],
     properties: [
-      { name: "validate", type: "CompiledValidator", docs: ["Stops at the first error: the fast path for valid documents. Its errors' paths are relative to the value that failed; the collecting validators' are the ones to report."] },
+      { name: "validate", type: "FastValidator", docs: ["Stops at the first error: the fast path for valid documents. The collecting validators report the errors."] },
       { name: "collecting", type: "() => CollectingValidators", docs: ["Loads, on first call, the validators that report every error."] },
     ],
   });

@@ -1,7 +1,7 @@
 // The per-model modules scripts/build-browser.mjs makes from generated/validators/<model>.cjs and .collect.cjs.
 declare module "oscal-model:*" {
-  import type { CollectingValidators, CompiledValidator } from "#generated/models.js";
-  export const validate: CompiledValidator;
+  import type { CollectingValidators, FastValidator } from "#generated/models.js";
+  export const validate: FastValidator;
   export const collecting: CollectingValidators;
 }
 
