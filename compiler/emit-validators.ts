@@ -120,7 +120,8 @@ export function appendErrorsInPlace(code: string): string {
  * valid document, the value's error path ("/props/" + i) and a context object, which the callee then takes apart.
  * Calls are rewritten to pass the value alone and validators to take the value alone; no fast validator reads the
  * context for anything but its errors' paths (the assertion below fails the build if one ever does), so only those
- * paths change: each error's path is relative to the value the failing validator was called on.
+ * paths change: each error's path is relative to the value the failing validator was called on (and withoutErrorDetails
+ * then drops the errors' contents altogether).
  */
 const NESTED_CALL = /(validate\d+|wrapper\d+\.validate)\(([^,(){}]+), \{instancePath:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,parentData:[\w$]+,parentDataProperty:(?:[^{}",]|"(?:[^"\\]|\\.)*")*,rootData\}\)/g;
 const CONTEXT_PARAMETERS = '(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
