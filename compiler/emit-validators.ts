@@ -69,7 +69,7 @@ function standalone(schema: JsonSchema, allErrors: boolean, exports: Record<stri
  * dead zone, a `var`'s for nothing.
  */
 export function tidiedModuleScope(code: string): string {
-  const source = ts.createSourceFile("validators.cjs", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const source = parsedModule(code);
   const declarations = source.statements.filter(ts.isVariableStatement);
   const schemas = new Set<string>();
   for (const { declarationList } of declarations) {
@@ -83,17 +83,35 @@ export function tidiedModuleScope(code: string): string {
   visit(source);
   const unread = (statement: ts.VariableStatement) =>
     statement.declarationList.declarations.every(({ name }) => ts.isIdentifier(name) && schemas.has(name.text) && !read.has(name.text));
-  let tidied = code;
-  // From the last, so that earlier positions still hold.
-  for (const statement of [...declarations].reverse()) {
+  const edits: Edit[] = [];
+  for (const statement of declarations) {
     const { declarationList } = statement;
-    if (unread(statement)) tidied = tidied.slice(0, statement.getStart(source)) + tidied.slice(statement.end);
+    if (unread(statement)) edits.push({ start: statement.getStart(source), end: statement.end, text: "" });
     else if (declarationList.flags & ts.NodeFlags.BlockScoped) {
       const keyword = declarationList.getStart(source);
-      tidied = `${tidied.slice(0, keyword)}var${tidied.slice(keyword + (declarationList.flags & ts.NodeFlags.Const ? "const" : "let").length)}`;
+      edits.push({ start: keyword, end: keyword + (declarationList.flags & ts.NodeFlags.Const ? "const" : "let").length, text: "var" });
     }
   }
-  return tidied;
+  return withEdits(code, edits);
+}
+
+/** Ajv's emitted module as a syntax tree, for the rewrites here. */
+function parsedModule(code: string): ts.SourceFile {
+  return ts.createSourceFile("validators.cjs", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+}
+
+/** A replacement of the text from `start` to `end`. */
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** `code` with edits that do not overlap made, from the last, so that earlier positions still hold. */
+function withEdits(code: string, edits: readonly Edit[]): string {
+  let edited = code;
+  for (const { start, end, text } of [...edits].sort((a, b) => b.start - a.start)) edited = edited.slice(0, start) + text + edited.slice(end);
+  return edited;
 }
 
 /**
@@ -145,20 +163,17 @@ const ERROR_MEMBERS = ["instancePath", "schemaPath", "keyword", "params"];
  * unread, and its declaration goes too; the build fails if anything else in the code reads it.
  */
 export function withoutErrorDetails(code: string): string {
-  const source = ts.createSourceFile("validators.cjs", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
-  const errorObjects: ts.ObjectLiteralExpression[] = [];
+  const source = parsedModule(code);
+  const edits: Edit[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isObjectLiteralExpression(node) && isErrorObject(node)) {
-      errorObjects.push(node);
+      edits.push({ start: node.getStart(source), end: node.end, text: "0" });
       return;
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  let rewritten = code;
-  // From the last, so that earlier positions still hold.
-  for (const object of errorObjects.reverse()) rewritten = rewritten.slice(0, object.getStart(source)) + "0" + rewritten.slice(object.end);
-  rewritten = rewritten.replaceAll('const instancePath = "";', "");
+  const rewritten = withEdits(code, edits).replaceAll('const instancePath = "";', "");
   if (/\binstancePath\b/.test(rewritten)) throw new Error("the fast validators read a value's path outside their error objects: Ajv's emitted code has changed");
   return rewritten;
 }
