@@ -52,10 +52,8 @@ export function unreadable(file: string, reason: string): FileOutcome {
   return { file, error: { code: ERR_UNREADABLE_INPUT, detail: `Cannot read ${file === STDIN ? "standard input" : file}: ${reason}.` } };
 }
 
-const formatOf = (file: string, settings: ValidationSettings): InputFormat => (file === STDIN ? settings.stdinFormat : inputFormatOf(file));
-
 export async function validateFile(file: string, settings: ValidationSettings): Promise<FileOutcome> {
-  const format = formatOf(file, settings);
+  const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
   // Only runs given --documents or --document load the document reader (and through it the YAML parser).
   const documents = settings.documents === undefined ? undefined : await import("./documents.js");
   const options = documents === undefined ? settings.options : { ...settings.options, documents: documents.documentSource(settings.documents!) };

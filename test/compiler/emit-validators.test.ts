@@ -1,5 +1,6 @@
-// The fast validators' nested calls pass the value alone and their errors are 0s; anything else in Ajv's code that reads the call context or a value's path
-// must stop the build rather than be rewritten. The collecting validators' anyOf errors count their branches' errors.
+// The fast validators' nested calls pass the value alone and their errors are 0s; anything else in Ajv's code that reads
+// the call context or a value's path must stop the build rather than be rewritten. The collecting validators' anyOf
+// errors count their branches' errors.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { tidiedModuleScope, withBranchErrorCounts, withoutCallContexts, withoutErrorDetails } from "../../compiler/emit-validators.js";
