@@ -184,8 +184,12 @@ const COPIED_DEPTH = 32;
 const LISTED_LOOKUPS = 4;
 /** Entries (two a match) of a chunk of allowed-values matches: 64 KB. */
 const MATCH_CHUNK = 8192;
-/** How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk. */
-const RECENT_MATCHES = 16;
+/**
+ * How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk: a
+ * control's `.//part` search meets the items of its statement up to 23 matches after the statement's own constraint
+ * matched them (SP 800-53 rev5).
+ */
+const RECENT_MATCHES = 32;
 
 export interface Finding {
   readonly rule: number;
@@ -222,7 +226,7 @@ const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as st
 
 /**
  * A node some strict allowed-values constraint missed: whether another constraint matched it, the constraints that
- * missed it (when none did), and the next such node of its container.
+ * missed it (when none did) with the order of each one's first miss, and the next such node of its container.
  */
 interface MissedNode {
   key: unknown;
@@ -230,11 +234,20 @@ interface MissedNode {
   place: Place;
   matched: boolean;
   rules: number[];
+  orders: number[];
   next: MissedNode | null;
 }
 
 function missedNode(key: unknown, value: unknown, place: Place): MissedNode {
-  return { key, value, place, matched: false, rules: [], next: null };
+  return { key, value, place, matched: false, rules: [], orders: [], next: null };
+}
+
+/** The node's rules by the order of their first miss; rules missing it at the same order keep the order they ran. */
+function rulesInOrder(node: MissedNode): number[] {
+  const { rules, orders } = node;
+  if (rules.length < 2) return rules;
+  const at = rules.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]! || a - b);
+  return at.map((i) => rules[i]!);
 }
 
 function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key: unknown): MissedNode | null {
@@ -298,7 +311,12 @@ export class SemanticRun {
   // it into freshly mapped memory.
   private readonly allowedMatches: unknown[][] = [[]];
   private latestMatches: unknown[] = this.allowedMatches[0]!;
-  private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other)
+  private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other), order
+  /**
+   * The miss clock as of which a search's misses are ordered (see missesAsOf), or -1: a miss is then ordered as it
+   * is made.
+   */
+  private missesAt = -1;
   private strictMisses = 0;
   private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
   private lastMatchedKey: unknown = null;
@@ -356,14 +374,33 @@ export class SemanticRun {
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
     // finish looks up among unmatched nodes anyway: it is kept without asking whether the node has matched.
     if (this.tables.allowOther[rule]) {
-      this.allowedMisses.push(rule, container, key, value, null);
+      this.allowedMisses.push(rule, container, key, value, null, this.missOrder());
       return;
     }
     // The other constraints reaching a node check it close by (its parent's or grandparent's loops): a match among
     // the latest few answers a strict miss at once; any other is found in `finish`.
     if (this.matchedLately(container, key)) return;
     this.strictMisses++;
-    this.allowedMisses.push(rule, container, key, value, this.placeAt(depth));
+    this.allowedMisses.push(rule, container, key, value, this.placeAt(depth), this.missOrder());
+  }
+
+  /** A clock of allowed-values misses: it advances with each one. */
+  missClock(): number {
+    return this.allowedMisses.length;
+  }
+
+  /**
+   * Orders the misses made from now on as of an earlier `missClock()` (-1: as they are made). A control's search of
+   * its parts leaves its enhancements' parts to theirs; the one of an enhancement (the walk comes to it later) orders
+   * its misses as of the outermost search's start, as if that search had made them (see walk.ts, nestedSearches).
+   */
+  missesAsOf(clock: number): void {
+    this.missesAt = clock;
+  }
+
+  /** The order of a miss made now: before every miss made after the clock it is ordered as of, after every one before. */
+  private missOrder(): number {
+    return this.missesAt >= 0 ? 2 * this.missesAt : 2 * this.allowedMisses.length + 1;
   }
 
   /** Whether one of the latest RECENT_MATCHES matches is of this node. */
@@ -458,7 +495,7 @@ export class SemanticRun {
     const misses = this.allowedMisses;
     // Nodes with a strict miss, by container (nodes of one container chained in the order first missed).
     const missed = new Map<unknown, MissedNode>();
-    for (let i = 0; i < misses.length; i += 5) {
+    for (let i = 0; i < misses.length; i += 6) {
       const place = misses[i + 4] as Place | null;
       if (place === null) continue;
       const container = misses[i + 1];
@@ -479,11 +516,17 @@ export class SemanticRun {
         if (node !== null) node.matched = true;
       }
     }
-    // Every constraint that missed an unmatched node, in the order they ran.
-    for (let i = 0; i < misses.length; i += 5) {
+    // Every constraint that missed an unmatched node, with the order of its first miss.
+    for (let i = 0; i < misses.length; i += 6) {
       const node = missedNodeOf(missed, misses[i + 1], misses[i + 2]);
+      if (node === null || node.matched) continue;
       const rule = misses[i] as number;
-      if (node !== null && !node.matched && node.rules.indexOf(rule) < 0) node.rules.push(rule);
+      const order = misses[i + 5] as number;
+      const known = node.rules.indexOf(rule);
+      if (known < 0) {
+        node.rules.push(rule);
+        node.orders.push(order);
+      } else if (order < node.orders[known]!) node.orders[known] = order;
     }
     // Misses by the same constraints share the rule reported and the end of the message.
     let verdicts = VERDICTS.get(this.tables);
@@ -491,9 +534,10 @@ export class SemanticRun {
     for (const first of missed.values()) {
       for (let node: MissedNode | null = first; node !== null; node = node.next) {
         if (node.matched) continue;
-        const combination = combinationKey(node.rules);
+        const rules = rulesInOrder(node);
+        const combination = combinationKey(rules);
         let verdict = verdicts.get(combination);
-        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(node.rules)));
+        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(rules)));
         this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict.text);
       }
     }

@@ -51,6 +51,17 @@ describe("allowed-values", () => {
     expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/1/name"]]);
     expect(findings[0]!.message).toMatch(/\[oscal-control-statement-part-name, oscal-control-part-name\]$/);
   });
+  it("names the enclosing control's constraint first at every level of nesting, and passes what any constraint allows there", () => {
+    // Each control searches its own parts; an enhancement's search stands for the enclosing one's, as of its start.
+    const statementWith = (id: string, name: string) => ({ ...statement(id), parts: [{ id: `${id}_smt.a`, name, prose: "x" }] });
+    const inner = { id: "c1.1.1", title: "E2", parts: [statementWith("c1.1.1", "item"), { id: "c1.1.1_x", name: "bogus", prose: "z" }] };
+    const enhancement = { id: "c1.1", title: "E", parts: [statementWith("c1.1", "guidance")], controls: [inner] };
+    const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statementWith("c1", "item")], controls: [enhancement] }] }));
+    expect(findings.map((f) => [f.ruleId, f.path, f.message.slice(f.message.lastIndexOf("["))])).toEqual([
+      [ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/0/parts/0/name", "[oscal-control-statement-part-name, oscal-control-statement-part-subpart-name]"],
+      [ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/controls/0/parts/1/name", "[oscal-control-statement-part-name, oscal-control-part-name]"],
+    ]);
+  });
 });
 
 describe("matches", () => {

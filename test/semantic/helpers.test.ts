@@ -72,6 +72,23 @@ describe("semantic run", () => {
     expect(run.finish({ parts }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/4999/name"]);
   });
 
+  it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
+    const { run, at } = runOver("catalog");
+    const before = { name: "v" };
+    const after = { name: "w" };
+    run.allowed(2, false, before, "name", "v", at("parts", 0, "name"));
+    const clock = run.missClock();
+    run.allowed(1, false, after, "name", "w", at("parts", 1, "name"));
+    run.missesAsOf(clock);
+    for (const [i, part] of [before, after].entries()) run.allowed(0, false, part, "name", part.name, at("parts", i, "name"));
+    run.missesAsOf(-1);
+    const found = run.finish({ parts: [before, after] }, 0);
+    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([
+      [0, "[other-c, strict-a]"],
+      [0, "[strict-a, strict-b]"],
+    ]);
+  });
+
   it("reports every unmatched key of one object, in the order first missed, each naming the constraints that missed it", () => {
     const { run, at } = runOver("catalog");
     const prop = { value: "v", name: "n" };

@@ -13,10 +13,10 @@ export interface CodeSegment {
   kind: "code";
   code: string;
   /**
-   * The code is a search of the context node's descendants (`.//x`) that also passes through the nested nodes of the
-   * context's definition (a control's enhancements), running there the very calls it runs from their own context.
+   * The code is a search of the context node's descendants (`.//x`) that leaves out what lies below the nested nodes of
+   * the context's definition (a control's enhancements): the same search from their own context covers it.
    */
-  searchesNested?: boolean;
+  leavesNested?: boolean;
   /** The context's child instances below which the code records anything (findings, references, state); absent: any. */
   enters?: readonly ModelInstance[];
 }
@@ -48,11 +48,6 @@ export interface CompiledConstraint {
   segments: Segment[];
   /** Per-node state shared across the constraint's values (is-unique set, index); a loop may hold one writer of each. */
   writes: string | undefined;
-  /**
-   * Running the code again on a node it has run on changes nothing (allowed-values: a verdict per node, decided after
-   * the walk), so a nested context node a search already passed through need not search again.
-   */
-  repeatsHarmlessly?: boolean;
 }
 
 /** Compiles one constraint positioned at a node of its context; throws NotApplicable when it cannot be decided. */

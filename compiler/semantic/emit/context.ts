@@ -23,6 +23,8 @@ export interface NodeRef {
 
 export interface Mode {
   path: boolean; // maintain the JSON Pointer stack while stepping
+  /** A descendant search meets nodes of this definition but does not search below them: their own search does. */
+  leaves?: AssemblyDef;
 }
 
 export interface CompileUnit {

@@ -107,7 +107,10 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (ref.type.kind !== "assembly") throw new NotApplicable(`${nodeName(ref.type)} has no descendants`);
       if (rootDescendant && !ref.type.def.rootName) throw new Error(`a //path is only supported from a root assembly`);
       if (!canReach(ctx, ref.type.def, step.names)) throw new NotApplicable(`target names no existing node: no ${step.names.join("|")} below ${ref.type.def.name}`);
-      return `${descendantFunction(ctx, ref.type.def, step, (next) => filtered(next), mode)}(${ref.v});`;
+      // Only the search from the context leaves nested nodes of its definition to their own: the steps after it do not.
+      const { leaves, ...after } = mode;
+      const found = (next: NodeRef) => afterStep(ctx, steps, at, next, after, body);
+      return `${descendantFunction(ctx, ref.type.def, step, found, after, leaves)}(${ref.v});`;
     }
     default:
       throw new Error(`unsupported Metapath step (${step.axis}) in a NIST constraint`);
@@ -134,8 +137,13 @@ export function childInstances(owner: AssemblyDef, step: { names: readonly strin
   return instances;
 }
 
-/** Like emitTarget, but a path starting (after guards on the context) with a child step becomes loop segments. */
-export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body: (node: NodeRef) => string): Segment[] {
+/**
+ * Like emitTarget, but a path starting (after guards on the context) with a child step becomes loop segments. With
+ * `leavingNested`, for a constraint whose verdicts are the same from any context that reaches a node (allowed-values), a
+ * search of the context's descendants does not search below nested nodes of the context's definition, which run the
+ * same search of their own.
+ */
+export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body: (node: NodeRef) => string, leavingNested = false): Segment[] {
   const mode: Mode = { path: true };
   const items = expr.type === "union" ? expr.items : [expr];
   return items.flatMap((item): Segment[] => {
@@ -149,7 +157,8 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
       const def = ref.type.def;
       const unfiltered = item.steps.slice(0, selfSteps).every((s) => s.predicates.length === 0);
       const enters = def.children.filter((inst) => step.names.includes(inst.name) || canReach(ctx, inst.def, step.names));
-      return [{ kind: "code", code: code(), searchesNested: unfiltered && containsItself(def), enters }];
+      const leavesNested = leavingNested && unfiltered && containsItself(def);
+      return [{ kind: "code", code: emitTarget(ctx, item, ref, leavesNested ? { ...mode, leaves: def } : mode, body), leavesNested, enters }];
     }
     // The context node itself or its flags: nothing below a child.
     if (item.steps.slice(Math.max(selfSteps, 0)).every((s) => s.axis === "self" || s.axis === "flag")) return [{ kind: "code", code: code(), enters: [] }];
@@ -233,8 +242,15 @@ function descendantSegment(ctx: EmitContext, steps: readonly Step[], at: number,
   return { kind: "descendant", matches };
 }
 
-/** A recursive function visiting every descendant named in `step` below nodes of `def`. */
-function descendantFunction(ctx: EmitContext, def: AssemblyDef, step: Step & { axis: "child" | "descendant" }, onMatch: (node: NodeRef) => string, mode: Mode): string {
+/** A recursive function visiting every descendant named in `step` below nodes of `def`, not below nodes of `leaves`. */
+function descendantFunction(
+  ctx: EmitContext,
+  def: AssemblyDef,
+  step: Step & { axis: "child" | "descendant" },
+  onMatch: (node: NodeRef) => string,
+  mode: Mode,
+  leaves: AssemblyDef | undefined,
+): string {
   const site = ctx.fresh("D");
   const names = new Map<AssemblyDef | FieldDef, string>();
   const queue: AssemblyDef[] = [];
@@ -253,7 +269,7 @@ function descendantFunction(ctx: EmitContext, def: AssemblyDef, step: Step & { a
     const parts: string[] = [];
     for (const inst of current.children) {
       const matches = step.names.includes(inst.name);
-      const deeper = inst.def.kind === "assembly" && canReach(ctx, inst.def, step.names);
+      const deeper = inst.def.kind === "assembly" && inst.def !== leaves && canReach(ctx, inst.def, step.names);
       if (!matches && !deeper) continue;
       parts.push(
         emitInstanceLoop(ctx, "x", current, inst, mode, (v, c, k) => {

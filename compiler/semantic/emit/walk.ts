@@ -21,10 +21,12 @@ export class Walk {
   private readonly hooks: { flag: string; segment: DescendantSegment }[] = [];
   private readonly rootBlocks = new Map<AssemblyDef | FieldDef, PlannedBlocks>();
   /**
-   * Per definition, the switches of its searches that pass through nested nodes of the definition (see CodeSegment):
-   * on while the walk is below a node whose search ran, so that the nested node's own search, a repeat, is skipped.
+   * Per definition, its searches that leave nested nodes of the definition to their own (see CodeSegment): a switch on
+   * while the walk is below a node whose search ran, and the miss clock (SemanticRun.missClock) when the outermost one
+   * began. A nested node's search stands for the part of the enclosing one that was left out, and orders its misses as
+   * of that time, so that messages name the constraints missing a node in the order of a search that left out nothing.
    */
-  private readonly nestedSearches = new Map<AssemblyDef | FieldDef, { rule: number; covered: string }[]>();
+  private readonly nestedSearches = new Map<AssemblyDef | FieldDef, NestedSearch[]>();
 
   constructor(
     private readonly byContext: Map<AssemblyDef | FieldDef | FlagDef, CompileUnit[]>,
@@ -184,9 +186,13 @@ export class Walk {
           this.hooks.push({ flag, segment });
           entries.push({ code: `${compiled.reset === "" ? "" : `if (A[${unit.rule}] === 1) ${compiled.reset}\n`}${flag} = A[${unit.rule}] === 1;`, touches: new Set(), writes: compiled.writes });
         } else if (segment.kind === "code") {
-          const repeat = segment.searchesNested === true && compiled.repeatsHarmlessly === true ? ` && !${this.nestedSearch(ref, unit.rule)}` : "";
           // A mark of the context node itself is followed by its flags' checks; any other is not by its node's visit.
-          const code = `if (A[${unit.rule}] === 1${repeat}) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${withoutLinkMarks(segment.code, ref.v)}\n}`;
+          let body = withoutLinkMarks(segment.code, ref.v);
+          if (segment.leavesNested === true) {
+            const { covered, since } = this.nestedSearch(ref, unit.rule);
+            body = `R.missesAsOf(${covered} ? ${since} : (${since} = R.missClock()));\n${body}\nR.missesAsOf(-1);`;
+          }
+          const code = `if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${body}\n}`;
           entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes: compiled.writes });
         } else {
           let loop = joinableLoop(entries, segment.inst, compiled.writes);
@@ -221,12 +227,12 @@ export class Walk {
     return { blocks, fusable };
   }
 
-  /** The switch telling the search of `rule` on nodes of the context's definition that an enclosing one covered them. */
-  private nestedSearch(ref: NodeRef, rule: number): string {
+  /** The state of the search of `rule` on nodes of the context's definition (see nestedSearches). */
+  private nestedSearch(ref: NodeRef, rule: number): NestedSearch {
     const def = ref.type.def as AssemblyDef;
-    const covered = this.ctx.state(`N${rule}`, "false");
-    this.nestedSearches.set(def, [...(this.nestedSearches.get(def) ?? []), { rule, covered }]);
-    return covered;
+    const search = { rule, covered: this.ctx.state(`N${rule}`, "false"), since: this.ctx.state(`T${rule}`, "0") };
+    this.nestedSearches.set(def, [...(this.nestedSearches.get(def) ?? []), search]);
+    return search;
   }
 
   /** A shared loop standing alone, and the parts of it that run inside the walk's loop when fused. */
@@ -332,6 +338,13 @@ function sharedReads(filters: readonly (readonly string[])[], value: string): st
     for (const text of new Set(filter.match(read) ?? [])) readers.set(text, (readers.get(text) ?? 0) + 1);
   }
   return [...readers].filter(([, count]) => count > 1).map(([text]) => text);
+}
+
+/** A search leaving nested nodes to their own: its switch (on below a node whose search ran) and its start's clock. */
+interface NestedSearch {
+  rule: number;
+  covered: string;
+  since: string;
 }
 
 /** What blocks record below the context's child instances: those instances, or any ("all"). */

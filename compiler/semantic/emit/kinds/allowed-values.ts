@@ -1,10 +1,11 @@
 // allowed-values: the target's value is one of the enumerated values. Where several constraints reach the same node
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
-import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { sourceId, type ConstraintEmitter } from "../constraint.js";
 import { js, type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
 import { parseMetapath } from "../../metapath.js";
 import type { Expr, Step } from "../../metapath-ast.js";
 import { withAtom } from "../expressions.js";
+import { targetSegments } from "../navigation.js";
 
 /** Where an allowed-values constraint applies: the owner definition and flag, or the field definition. */
 function siteOf(node: NodeRef): string {
@@ -18,7 +19,8 @@ export const allowedValues: ConstraintEmitter = {
     const values = c.enums.map((e) => e.value);
     const set = ctx.stringSet(values);
     let fires = false;
-    const compiled = perTargetNode(ctx, unit, ref, (node) => {
+    // A verdict is the same from any context that reaches the node: a search leaves nested contexts to their own.
+    const segments = targetSegments(ctx, parseMetapath(c.target), ref, (node) => {
       const site = siteOf(node);
       let sites = ctx.avSites.get(site);
       if (!sites) ctx.avSites.set(site, (sites = new Set()));
@@ -33,8 +35,8 @@ export const allowedValues: ConstraintEmitter = {
       }
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
       return withAtom(ctx, node, v, `if (!${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]");`);
-    });
-    if (fires) return { ...compiled, repeatsHarmlessly: true };
+    }, true);
+    if (fires) return { reset: "", segments, writes: undefined };
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.
     ctx.inert.add(rule);
     return { reset: "", segments: [], writes: undefined };
