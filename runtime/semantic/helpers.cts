@@ -182,7 +182,8 @@ const COPIED_DEPTH = 32;
  * percent-decoded).
  */
 const LISTED_LOOKUPS = 4;
-/** Entries (two a match) of a chunk of allowed-values matches: 64 KB. */
+/** Entries (two a match) of the first chunk of allowed-values matches; each next one has twice as many, up to 64 KB. */
+const FIRST_MATCH_CHUNK = 512;
 const MATCH_CHUNK = 8192;
 /**
  * How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk: a
@@ -307,10 +308,13 @@ export class SemanticRun {
   // every applicable constraint allows other values (Metaschema union semantics). Nodes are identified by (container,
   // key); matches are listed in the order made, misses kept for the final verdict (with their place only when the
   // constraint is strict: only strict misses are ever reported).
-  // container, key: in chunks, since an array past 128 KB leaves V8's young generation, and every growth then copies
-  // it into freshly mapped memory.
-  private readonly allowedMatches: unknown[][] = [[]];
+  // container, key: in chunks made at their full size, so that none is copied as it grows (pushing made three times
+  // the memory the matches need), and none is larger than 64 KB, since an array past 128 KB leaves V8's young
+  // generation. Each is twice the one before: a small document makes small ones.
+  private readonly allowedMatches: unknown[][] = [new Array(FIRST_MATCH_CHUNK)];
   private latestMatches: unknown[] = this.allowedMatches[0]!;
+  /** Entries filled in the latest chunk; the others are full. */
+  private latestFilled = 0;
   private readonly allowedMisses: unknown[] = []; // rule, container, key, value, place (null when allow-other), order
   /**
    * The miss clock as of which a search's misses are ordered (see missesAsOf), or -1: a miss is then ordered as it
@@ -367,8 +371,14 @@ export class SemanticRun {
       // Listed, not put in a set: most matches are never asked about, and a set of tens of thousands of nodes cost
       // more than the rest of the verdicts.
       const latest = this.latestMatches;
-      latest.push(container, key);
-      if (latest.length === MATCH_CHUNK) this.allowedMatches.push((this.latestMatches = []));
+      let filled = this.latestFilled;
+      latest[filled++] = container;
+      latest[filled++] = key;
+      if (filled === latest.length) {
+        this.allowedMatches.push((this.latestMatches = new Array(Math.min(2 * filled, MATCH_CHUNK))));
+        filled = 0;
+      }
+      this.latestFilled = filled;
       return;
     }
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
@@ -409,7 +419,8 @@ export class SemanticRun {
     let left = RECENT_MATCHES;
     for (let c = chunks.length - 1; c >= 0 && left > 0; c--) {
       const chunk = chunks[c]!;
-      for (let i = chunk.length - 2; i >= 0 && left > 0; i -= 2, left--) if (chunk[i] === container && chunk[i + 1] === key) return true;
+      const filled = c === chunks.length - 1 ? this.latestFilled : chunk.length;
+      for (let i = filled - 2; i >= 0 && left > 0; i -= 2, left--) if (chunk[i] === container && chunk[i + 1] === key) return true;
     }
     return false;
   }
@@ -510,8 +521,11 @@ export class SemanticRun {
       if (last.key !== key) last.next = missedNode(key, misses[i + 3], place);
     }
     // A match anywhere passes its node; looking up an object that was never put in a map costs next to nothing.
-    for (const matches of this.allowedMatches) {
-      for (let i = 0; i < matches.length; i += 2) {
+    const chunks = this.allowedMatches;
+    for (let c = 0; c < chunks.length; c++) {
+      const matches = chunks[c]!;
+      const filled = c === chunks.length - 1 ? this.latestFilled : matches.length;
+      for (let i = 0; i < filled; i += 2) {
         const node = missedNodeOf(missed, matches[i], matches[i + 1]);
         if (node !== null) node.matched = true;
       }
