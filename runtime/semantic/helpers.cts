@@ -191,6 +191,12 @@ const MATCH_CHUNK = 8192;
  * matched them (SP 800-53 rev5).
  */
 const RECENT_MATCHES = 32;
+/**
+ * Strict misses of a search that wait for a later match of their node (see `answer`): at most this many at once, for
+ * at most PATIENCE matches since the first of them began to wait.
+ */
+const WAITING_MISSES = 32;
+const PATIENCE = 256;
 
 export interface Finding {
   readonly rule: number;
@@ -321,7 +327,12 @@ export class SemanticRun {
    * is made.
    */
   private missesAt = -1;
-  private strictMisses = 0;
+  /** Strict misses no match of their node has answered yet: while there are none, `finish` has nothing to decide. */
+  private unanswered = 0;
+  /** Container, key of the strict misses of searches waiting for a match of their node (see `answer`). */
+  private readonly waiting: unknown[] = [];
+  /** How many more matches may look among the waiting misses; below 0 once waiting is given up for the run. */
+  private patience = 0;
   private lastMatchedContainer: unknown = null; // constraints sharing a loop check the same node in a row
   private lastMatchedKey: unknown = null;
   private readonly references: unknown[] = []; // rule, index, key, place, label
@@ -379,6 +390,7 @@ export class SemanticRun {
         filled = 0;
       }
       this.latestFilled = filled;
+      if (this.waiting.length !== 0) this.answer(container, key);
       return;
     }
     // A miss allowing other values only adds its rule to the message of a strict miss on the same node, which
@@ -390,7 +402,8 @@ export class SemanticRun {
     // The other constraints reaching a node check it close by (its parent's or grandparent's loops): a match among
     // the latest few answers a strict miss at once; any other is found in `finish`.
     if (this.matchedLately(container, key)) return;
-    this.strictMisses++;
+    this.unanswered++;
+    if (this.missesAt >= 0 && this.patience >= 0) this.wait(container, key);
     this.allowedMisses.push(rule, container, key, value, this.placeAt(depth), this.missOrder());
   }
 
@@ -411,6 +424,39 @@ export class SemanticRun {
   /** The order of a miss made now: before every miss made after the clock it is ordered as of, after every one before. */
   private missOrder(): number {
     return this.missesAt >= 0 ? 2 * this.missesAt : 2 * this.allowedMisses.length + 1;
+  }
+
+  /**
+   * Keeps a strict miss of a search waiting for a match of its node. A control's search of its parts runs before the
+   * constraints of its parts' parts (that order is kept for messages): their matches answer its misses. Too many at once,
+   * or for too long, are most likely findings: `finish` will look through the matches anyway, so waiting is given up
+   * for the rest of the run.
+   */
+  private wait(container: unknown, key: unknown): void {
+    const waiting = this.waiting;
+    if (waiting.length === 0) this.patience = PATIENCE;
+    if (waiting.length < 2 * WAITING_MISSES) waiting.push(container, key);
+    else this.giveUpWaiting();
+  }
+
+  private giveUpWaiting(): void {
+    this.waiting.length = 0;
+    this.patience = -1;
+  }
+
+  /** A match answers the waiting misses of its node: when every strict miss is answered, `finish` has nothing to do. */
+  private answer(container: unknown, key: unknown): void {
+    if (--this.patience < 0) return this.giveUpWaiting();
+    const waiting = this.waiting;
+    // From the end, so that the last pair, moved into a removed one's place, has been compared already.
+    for (let i = waiting.length - 2; i >= 0; i -= 2) {
+      if (waiting[i] !== container || waiting[i + 1] !== key) continue;
+      this.unanswered--;
+      const last = waiting.length - 2;
+      waiting[i] = waiting[last];
+      waiting[i + 1] = waiting[last + 1];
+      waiting.length = last;
+    }
   }
 
   /** Whether one of the latest RECENT_MATCHES matches is of this node. */
@@ -502,7 +548,7 @@ export class SemanticRun {
   }
 
   private finishAllowedValues(): void {
-    if (this.strictMisses === 0) return;
+    if (this.unanswered === 0) return;
     const misses = this.allowedMisses;
     // Nodes with a strict miss, by container (nodes of one container chained in the order first missed).
     const missed = new Map<unknown, MissedNode>();

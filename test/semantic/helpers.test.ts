@@ -72,6 +72,23 @@ describe("semantic run", () => {
     expect(run.finish({ parts }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/4999/name"]);
   });
 
+  it("passes what a search missed and a later constraint matched, however many misses wait or however long", () => {
+    // A search's misses wait for later matches of their nodes; past 32 at once, or 256 matches, the run stops waiting.
+    for (const [missed, between] of [[2, 0], [40, 0], [2, 300]] as const) {
+      const { run, at } = runOver("catalog");
+      const parts = Array.from({ length: missed }, () => ({ name: "y" }));
+      const others = Array.from({ length: between }, () => ({ name: "y" }));
+      run.missesAsOf(run.missClock());
+      for (const [i, part] of parts.entries()) run.allowed(0, false, part, "name", "y", at("parts", i, "name"));
+      run.missesAsOf(-1);
+      for (const [i, other] of others.entries()) run.allowed(1, true, other, "name", "y", at("groups", i, "name"));
+      // Every node the search missed but the last is matched.
+      for (let i = 0; i < missed - 1; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
+      const found = run.finish({ parts, groups: others }, 0);
+      expect(found.map((f) => f.at.pointer)).toEqual([`/catalog/parts/${missed - 1}/name`]);
+    }
+  });
+
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
     const { run, at } = runOver("catalog");
     const before = { name: "v" };
