@@ -186,17 +186,17 @@ const LISTED_LOOKUPS = 4;
 const FIRST_MATCH_CHUNK = 512;
 const MATCH_CHUNK = 8192;
 /**
- * How many of the latest allowed-values matches a strict miss looks among before it waits for the end of the walk: a
- * control's `.//part` search meets the items of its statement up to 23 matches after the statement's own constraint
- * matched them (SP 800-53 rev5).
+ * How many of the latest allowed-values matches a strict miss looks among before it is kept for `finish` (a search's
+ * may still be answered by a later match: see `wait`): a control's `.//part` search meets the items of its statement up
+ * to 23 matches after the statement's own constraint matched them (SP 800-53 rev5).
  */
 const RECENT_MATCHES = 32;
 /**
- * Strict misses of a search that wait for a later match of their node (see `answer`): at most this many at once, for
- * at most PATIENCE matches since the first of them began to wait.
+ * Strict misses of a search that wait for a later match of their node (see `wait`): at most WAITING_MISSES at once, for
+ * at most WAITING_MATCHES matches since the first of them began to wait.
  */
 const WAITING_MISSES = 32;
-const PATIENCE = 256;
+const WAITING_MATCHES = 256;
 
 export interface Finding {
   readonly rule: number;
@@ -233,7 +233,8 @@ const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as st
 
 /**
  * A node some strict allowed-values constraint missed: whether another constraint matched it, the constraints that
- * missed it (when none did) with the order of each one's first miss, and the next such node of its container.
+ * missed it (when none did) with the earliest order of each one's misses and where that miss was made, and the next
+ * such node of its container.
  */
 interface MissedNode {
   key: unknown;
@@ -242,18 +243,19 @@ interface MissedNode {
   matched: boolean;
   rules: number[];
   orders: number[];
+  made: number[];
   next: MissedNode | null;
 }
 
 function missedNode(key: unknown, value: unknown, place: Place): MissedNode {
-  return { key, value, place, matched: false, rules: [], orders: [], next: null };
+  return { key, value, place, matched: false, rules: [], orders: [], made: [], next: null };
 }
 
-/** The node's rules by the order of their first miss; rules missing it at the same order keep the order they ran. */
+/** The node's rules by the order of their earliest miss; misses ordered alike keep the order in which they were made. */
 function rulesInOrder(node: MissedNode): number[] {
-  const { rules, orders } = node;
+  const { rules, orders, made } = node;
   if (rules.length < 2) return rules;
-  const at = rules.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]! || a - b);
+  const at = rules.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]! || made[a]! - made[b]!);
   return at.map((i) => rules[i]!);
 }
 
@@ -326,7 +328,7 @@ export class SemanticRun {
    * The miss clock as of which a search's misses are ordered (see missesAsOf), or -1: a miss is then ordered as it
    * is made.
    */
-  private missesAt = -1;
+  private missesAsOfClock = -1;
   /** Strict misses no match of their node has answered yet: while there are none, `finish` has nothing to decide. */
   private unanswered = 0;
   /** Container, key of the strict misses of searches waiting for a match of their node (see `answer`). */
@@ -403,7 +405,7 @@ export class SemanticRun {
     // the latest few answers a strict miss at once; any other is found in `finish`.
     if (this.matchedLately(container, key)) return;
     this.unanswered++;
-    if (this.missesAt >= 0 && this.patience >= 0) this.wait(container, key);
+    if (this.missesAsOfClock >= 0 && this.patience >= 0) this.wait(container, key);
     this.allowedMisses.push(rule, container, key, value, this.placeAt(depth), this.missOrder());
   }
 
@@ -416,14 +418,17 @@ export class SemanticRun {
    * Orders the misses made from now on as of an earlier `missClock()` (-1: as they are made). A control's search of
    * its parts leaves its enhancements' parts to theirs; the one of an enhancement (the walk comes to it later) orders
    * its misses as of the outermost search's start, as if that search had made them (see walk.ts, nestedSearches).
+   * Returns the clock it replaces, for the caller to put back.
    */
-  missesAsOf(clock: number): void {
-    this.missesAt = clock;
+  missesAsOf(clock: number): number {
+    const before = this.missesAsOfClock;
+    this.missesAsOfClock = clock;
+    return before;
   }
 
   /** The order of a miss made now: before every miss made after the clock it is ordered as of, after every one before. */
   private missOrder(): number {
-    return this.missesAt >= 0 ? 2 * this.missesAt : 2 * this.allowedMisses.length + 1;
+    return this.missesAsOfClock >= 0 ? 2 * this.missesAsOfClock : 2 * this.allowedMisses.length + 1;
   }
 
   /**
@@ -434,7 +439,7 @@ export class SemanticRun {
    */
   private wait(container: unknown, key: unknown): void {
     const waiting = this.waiting;
-    if (waiting.length === 0) this.patience = PATIENCE;
+    if (waiting.length === 0) this.patience = WAITING_MATCHES;
     if (waiting.length < 2 * WAITING_MISSES) waiting.push(container, key);
     else this.giveUpWaiting();
   }
@@ -459,13 +464,19 @@ export class SemanticRun {
     }
   }
 
+  /** Entries filled in chunk `c` of the matches: all but the latest are full. */
+  private filledOf(c: number): number {
+    const chunks = this.allowedMatches;
+    return c === chunks.length - 1 ? this.latestFilled : chunks[c]!.length;
+  }
+
   /** Whether one of the latest RECENT_MATCHES matches is of this node. */
   private matchedLately(container: unknown, key: unknown): boolean {
     const chunks = this.allowedMatches;
     let left = RECENT_MATCHES;
     for (let c = chunks.length - 1; c >= 0 && left > 0; c--) {
       const chunk = chunks[c]!;
-      const filled = c === chunks.length - 1 ? this.latestFilled : chunk.length;
+      const filled = this.filledOf(c);
       for (let i = filled - 2; i >= 0 && left > 0; i -= 2, left--) if (chunk[i] === container && chunk[i + 1] === key) return true;
     }
     return false;
@@ -570,7 +581,7 @@ export class SemanticRun {
     const chunks = this.allowedMatches;
     for (let c = 0; c < chunks.length; c++) {
       const matches = chunks[c]!;
-      const filled = c === chunks.length - 1 ? this.latestFilled : matches.length;
+      const filled = this.filledOf(c);
       for (let i = 0; i < filled; i += 2) {
         const node = missedNodeOf(missed, matches[i], matches[i + 1]);
         if (node !== null) node.matched = true;
@@ -586,7 +597,11 @@ export class SemanticRun {
       if (known < 0) {
         node.rules.push(rule);
         node.orders.push(order);
-      } else if (order < node.orders[known]!) node.orders[known] = order;
+        node.made.push(i);
+      } else if (order < node.orders[known]!) {
+        node.orders[known] = order;
+        node.made[known] = i;
+      }
     }
     // Misses by the same constraints share the rule reported and the end of the message.
     let verdicts = VERDICTS.get(this.tables);

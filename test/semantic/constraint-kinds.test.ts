@@ -51,6 +51,19 @@ describe("allowed-values", () => {
     expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/1/name"]]);
     expect(findings[0]!.message).toMatch(/\[oscal-control-statement-part-name, oscal-control-part-name\]$/);
   });
+  it("passes an assessment's part the control's search missed before its own constraint allowed it, and reports one none allows", () => {
+    // The control's .//part search runs before the walk reaches its assessment part, whose constraint allows "objects".
+    const assessment = (id: string) => ({ id: `${id}_asm`, name: "assessment", parts: [{ id: `${id}_asm.a`, name: "objects", prose: "x" }, { id: `${id}_asm.b`, name: "bogus", prose: "x" }] });
+    const control = (id: string, more: object = {}) => ({ id, title: id, parts: [statement(id), assessment(id)], ...more });
+    const findings = run("catalog", catalog({ controls: [control("c1", { controls: [control("c1.1")] })] })).filter((f) => f.keyword === "allowed-values");
+    expect(findings.map((f) => [f.ruleId, f.path, f.message.slice(f.message.lastIndexOf("["))])).toEqual(
+      ["/catalog/controls/0", "/catalog/controls/0/controls/0"].map((control) => [
+        ruleFor("oscal-control-statement-part-name"),
+        `${control}/parts/1/parts/1/name`,
+        "[oscal-control-statement-part-name, oscal-control-objective-part-subpart-name]",
+      ]),
+    );
+  });
   it("names the enclosing control's constraint first at every level of nesting, and passes what any constraint allows there", () => {
     // Each control searches its own parts; an enhancement's search stands for the enclosing one's, as of its start.
     const statementWith = (id: string, name: string) => ({ ...statement(id), parts: [{ id: `${id}_smt.a`, name, prose: "x" }] });

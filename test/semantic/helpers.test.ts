@@ -65,16 +65,16 @@ describe("semantic run", () => {
 
   it("passes a node matched long before another constraint misses it, however many matches lie between", () => {
     const { run, at } = runOver("catalog");
-    // More matches than one chunk of the list holds (4,096).
-    const parts = Array.from({ length: 5000 }, () => ({ name: "y" }));
+    // Chunks of the list hold 256, 512, 1,024, 2,048, then 4,096 matches: nodes on either side of each boundary.
+    const parts = Array.from({ length: 8000 }, () => ({ name: "y" }));
     for (let i = 0; i < parts.length - 1; i++) run.allowed(1, true, parts[i], "name", "y", at("parts", i, "name"));
-    for (const i of [0, 4095, 4096, 4998, 4999]) run.allowed(0, false, parts[i], "name", "y", at("parts", i, "name"));
-    expect(run.finish({ parts }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/4999/name"]);
+    for (const i of [0, 255, 256, 767, 768, 1791, 1792, 3839, 3840, 7935, 7936, 7998, 7999]) run.allowed(0, false, parts[i], "name", "y", at("parts", i, "name"));
+    expect(run.finish({ parts }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/parts/7999/name"]);
   });
 
   it("passes what a search missed and a later constraint matched, however many misses wait or however long", () => {
     // A search's misses wait for later matches of their nodes; past 32 at once, or 256 matches, the run stops waiting.
-    for (const [missed, between] of [[2, 0], [40, 0], [2, 300]] as const) {
+    for (const [missed, between] of [[2, 0], [33, 0], [40, 0], [2, 300]] as const) {
       const { run, at } = runOver("catalog");
       const parts = Array.from({ length: missed }, () => ({ name: "y" }));
       const others = Array.from({ length: between }, () => ({ name: "y" }));
@@ -87,6 +87,30 @@ describe("semantic run", () => {
       const found = run.finish({ parts, groups: others }, 0);
       expect(found.map((f) => f.at.pointer)).toEqual([`/catalog/parts/${missed - 1}/name`]);
     }
+  });
+
+  it("answers a search's miss only by a match of the same key of the same object", () => {
+    const { run, at } = runOver("catalog");
+    const prop = { name: "y", value: "y" };
+    run.missesAsOf(run.missClock());
+    run.allowed(0, false, prop, "name", "y", at("props", 0, "name"));
+    run.allowed(0, false, prop, "value", "y", at("props", 0, "value"));
+    run.missesAsOf(-1);
+    run.allowed(1, true, prop, "value", "y", at("props", 0, "value"));
+    expect(run.finish({ props: [prop] }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/props/0/name"]);
+  });
+
+  it("names first, of rules ordered alike, the one whose earliest miss was made first", () => {
+    const { run, at } = runOver("catalog");
+    const part = { name: "w" };
+    const clock = run.missClock();
+    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
+    run.missesAsOf(clock);
+    run.allowed(0, false, part, "name", "w", at("parts", 0, "name"));
+    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
+    run.missesAsOf(-1);
+    const found = run.finish({ parts: [part] }, 0);
+    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([[0, "[strict-a, strict-b]"]]);
   });
 
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {

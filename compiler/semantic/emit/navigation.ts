@@ -139,11 +139,11 @@ export function childInstances(owner: AssemblyDef, step: { names: readonly strin
 
 /**
  * Like emitTarget, but a path starting (after guards on the context) with a child step becomes loop segments. With
- * `leavingNested`, for a constraint whose verdicts are the same from any context that reaches a node (allowed-values), a
+ * `leavesNested`, for a constraint whose verdicts are the same from any context that reaches a node (allowed-values), a
  * search of the context's descendants does not search below nested nodes of the context's definition, which run the
  * same search of their own.
  */
-export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body: (node: NodeRef) => string, leavingNested = false): Segment[] {
+export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body: (node: NodeRef) => string, leavesNested = false): Segment[] {
   const mode: Mode = { path: true };
   const items = expr.type === "union" ? expr.items : [expr];
   return items.flatMap((item): Segment[] => {
@@ -156,9 +156,11 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
     if (step?.axis === "descendant" && ref.type.kind === "assembly") {
       const def = ref.type.def;
       const unfiltered = item.steps.slice(0, selfSteps).every((s) => s.predicates.length === 0);
-      const enters = def.children.filter((inst) => step.names.includes(inst.name) || canReach(ctx, inst.def, step.names));
-      const leavesNested = leavingNested && unfiltered && containsItself(def);
-      return [{ kind: "code", code: emitTarget(ctx, item, ref, leavesNested ? { ...mode, leaves: def } : mode, body), leavesNested, enters }];
+      const leaves = leavesNested && unfiltered && containsItself(def);
+      // A search leaving nested nodes to their own records nothing below them, unless it names them.
+      const searched = (inst: ModelInstance) => step.names.includes(inst.name) || (!(leaves && inst.def === def) && canReach(ctx, inst.def, step.names));
+      const enters = def.children.filter(searched);
+      return [{ kind: "code", code: emitTarget(ctx, item, ref, leaves ? { ...mode, leaves: def } : mode, body), leavesNested: leaves, enters }];
     }
     // The context node itself or its flags: nothing below a child.
     if (item.steps.slice(Math.max(selfSteps, 0)).every((s) => s.axis === "self" || s.axis === "flag")) return [{ kind: "code", code: code(), enters: [] }];

@@ -190,7 +190,7 @@ export class Walk {
           let body = withoutLinkMarks(segment.code, ref.v);
           if (segment.leavesNested === true) {
             const { covered, since } = this.nestedSearch(ref, unit.rule);
-            body = `R.missesAsOf(${covered} ? ${since} : (${since} = R.missClock()));\n${body}\nR.missesAsOf(-1);`;
+            body = `{ const m = R.missesAsOf(${covered} ? ${since} : (${since} = R.missClock()));\n${body}\nR.missesAsOf(m); }`;
           }
           const code = `if (A[${unit.rule}] === 1) {\n${compiled.reset === "" ? "" : `${compiled.reset}\n`}${body}\n}`;
           entries.push({ code, touches: segment.enters === undefined ? "all" : new Set(segment.enters), writes: compiled.writes });
