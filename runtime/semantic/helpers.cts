@@ -302,12 +302,13 @@ export interface RuleTables {
 export class SemanticRun {
   readonly findings: Finding[] = [];
   /**
-   * The identifiers (id and uuid flags) the document declares, for fragment links. Most fragment links are settled by
-   * an index-has-key constraint (see index-has-key.ts): a catalog declares thousands of ids for a handful of links
-   * left, which wait for the end of the walk and are looked up in the list. Past a few links the identifiers go into
-   * a set, and the later links are looked up as they come (those to identifiers declared before them, most, resolve).
+   * The ids (id flags) the document declares, for fragment links. Most fragment links are settled by an index-has-key
+   * constraint (see index-has-key.ts): a catalog declares thousands of ids for a handful of links left, which wait
+   * for the end of the walk and are looked up in the list. Past a few links the ids go into a set, and the later links
+   * are looked up as they come (those to identifiers declared before them, most, resolve).
    */
   private declared: string[] | Set<string> = [];
+  /** The uuids (uuid flags) the document declares: for our rule that each is declared once, and for fragment links. */
   readonly uuids = new Set<unknown>();
   readonly indexes: Record<string, Set<string>> = {};
   /** Parameter ids of a catalog, when prose insertions are checked. */
@@ -488,7 +489,7 @@ export class SemanticRun {
     this.references.push(rule, index, key, this.placeAt(depth), label);
   }
 
-  /** An id or uuid the document declares. */
+  /** An id the document declares (its uuids go into `uuids`). */
   declare(id: string): void {
     const declared = this.declared;
     if (Array.isArray(declared)) declared.push(id);
@@ -499,7 +500,7 @@ export class SemanticRun {
   link(fragment: string, depth: number): void {
     if (Array.isArray(this.declared) && this.links.length >= 2 * LISTED_LOOKUPS) this.declared = new Set(this.declared);
     const declared = this.declared;
-    if (Array.isArray(declared) || !declared.has(fragment)) this.links.push(fragment, this.placeAt(depth));
+    if (Array.isArray(declared) || !(declared.has(fragment) || this.uuids.has(fragment))) this.links.push(fragment, this.placeAt(depth));
   }
 
   /**
@@ -647,7 +648,8 @@ export class SemanticRun {
     // are reported at href nodes, never a link's node: what this loop reports does not change that answer for others.
     const links = this.links;
     const declared = this.declared;
-    const isDeclared = (id: string) => (Array.isArray(declared) ? declared.includes(id) : declared.has(id));
+    const uuids = this.uuids;
+    const isDeclared = (id: string) => (Array.isArray(declared) ? declared.includes(id) : declared.has(id)) || uuids.has(id);
     for (let i = 0; i < links.length; i += 2) {
       const raw = links[i] as string;
       if (isDeclared(raw)) continue;

@@ -181,6 +181,17 @@ describe("rules of ours", () => {
     expect(only(run("catalog", doc("#nowhere")), rule)).toEqual([{ path: "/catalog/metadata/links/0/href", severity: "warning" }]);
     expect(only(run("catalog", doc("#c1")), rule)).toEqual([]);
   });
+  it("fragment-href: a link to a uuid resolves however many links there are, whether or not uuids are checked for uniqueness", () => {
+    const rule = ruleFor("ours:fragment-href");
+    // Past four links the identifiers are looked up in sets, links to earlier ones as they come.
+    const links = [...Array.from({ length: 6 }, () => ({ href: `#${UUID(5)}`, rel: "related" })), { href: "#nowhere", rel: "related" }];
+    const resource = { uuid: UUID(5), title: "R", links: [{ href: `#${UUID(5)}`, rel: "related" }] };
+    const doc = catalog({ "back-matter": { resources: [resource] } }, { links });
+    const withoutUuidRule = new Set([...ALL_RULES].filter((id) => id !== ruleFor("ours:uuid-unique")));
+    for (const active of [ALL_RULES, withoutUuidRule]) {
+      expect(only(run("catalog", doc, active), rule)).toEqual([{ path: "/catalog/metadata/links/6/href", severity: "warning" }]);
+    }
+  });
   it("fragment-href: a link an index-has-key constraint looks up among identifiers is reported once, by that constraint", () => {
     const fragmentRule = ruleFor("ours:fragment-href");
     const indexRule = ruleFor("oscal-catalog-groups-controls-parts");

@@ -312,8 +312,9 @@ export class Walk {
   private ownFlagChecks(flagName: string, def: FlagDef, owner: AssemblyDef | FieldDef): string {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
-      return `if (A[${this.own.uuidUnique}] === 1) { ${addingOnce("R.uuids", "f", `R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`)} }
-R.declare(String(f));`;
+      // The set that finds a uuid declared twice is also where fragment links look uuids up: one set, not two.
+      const twice = `if (A[${this.own.uuidUnique}] === 1) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`;
+      return `{ ${addingOnce("R.uuids", "f", twice)} }`;
     }
     if (flagName === "id") return "R.declare(String(f));";
     if (flagName === "href" && checksFragmentLinks(owner)) {
