@@ -233,8 +233,10 @@ const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as st
 
 /**
  * A node some strict allowed-values constraint missed: whether another constraint matched it, the constraints that
- * missed it (when none did) with the earliest order of each one's misses and where that miss was made, and the next
- * such node of its container.
+ * missed it (when none did), and the next such node of its container. Where a search ordered misses as of an earlier
+ * clock, `rules` holds per rule the rule, the earliest order of its misses and where that miss is in the list of
+ * misses: in the array the node has anyway, as thousands of findings each making more arrays cost a tenth of a
+ * catalog's validation.
  */
 interface MissedNode {
   key: unknown;
@@ -242,21 +244,34 @@ interface MissedNode {
   place: Place;
   matched: boolean;
   rules: number[];
-  orders: number[];
-  made: number[];
   next: MissedNode | null;
 }
 
 function missedNode(key: unknown, value: unknown, place: Place): MissedNode {
-  return { key, value, place, matched: false, rules: [], orders: [], made: [], next: null };
+  return { key, value, place, matched: false, rules: [], next: null };
 }
 
-/** The node's rules by the order of their earliest miss; misses ordered alike keep the order in which they were made. */
-function rulesInOrder(node: MissedNode): number[] {
-  const { rules, orders, made } = node;
-  if (rules.length < 2) return rules;
-  const at = rules.map((_, i) => i).sort((a, b) => orders[a]! - orders[b]! || made[a]! - made[b]!);
-  return at.map((i) => rules[i]!);
+/** Entries a rule takes in a node's rules with their orders (see MissedNode): the rule, its earliest order, its position. */
+const RULE_ENTRY = 3;
+
+/** Whether the entry at `a` of a node's rules with their orders comes before the one at `b`. */
+function missedBefore(entries: readonly number[], a: number, b: number): boolean {
+  return entries[a + 1]! < entries[b + 1]! || (entries[a + 1] === entries[b + 1] && entries[a + 2]! < entries[b + 2]!);
+}
+
+/** The rules of a node's rules with their orders, by the order of their earliest miss (misses ordered alike: as made). */
+function rulesInOrder(entries: readonly number[]): number[] {
+  const at: number[] = [];
+  for (let e = 0; e < entries.length; e += RULE_ENTRY) at.push(e);
+  at.sort((a, b) => (missedBefore(entries, a, b) ? -1 : 1));
+  return at.map((e) => entries[e]!);
+}
+
+/** The combination key of a node's rules with their orders, made without a list of them for one rule or two. */
+function combinationInOrder(entries: readonly number[]): number | string {
+  if (entries.length === RULE_ENTRY) return entries[0]!;
+  if (entries.length === 2 * RULE_ENTRY) return missedBefore(entries, 0, RULE_ENTRY) ? pairKey(entries[0]!, entries[3]!) : pairKey(entries[3]!, entries[0]!);
+  return combinationKey(rulesInOrder(entries));
 }
 
 function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key: unknown): MissedNode | null {
@@ -271,8 +286,11 @@ function missedNodeOf(missed: Map<unknown, MissedNode>, container: unknown, key:
  */
 function combinationKey(rules: readonly number[]): number | string {
   if (rules.length === 1) return rules[0]!;
-  if (rules.length === 2) return -1 - (rules[0]! * RULE_KEY_BASE + rules[1]!);
+  if (rules.length === 2) return pairKey(rules[0]!, rules[1]!);
   return rules.join(",");
+}
+function pairKey(first: number, second: number): number {
+  return -1 - (first * RULE_KEY_BASE + second);
 }
 const RULE_KEY_BASE = 65_536;
 
@@ -330,6 +348,8 @@ export class SemanticRun {
    * is made.
    */
   private missesAsOfClock = -1;
+  /** Whether some miss was ordered as of an earlier clock: only then may the misses' order differ from the list's. */
+  private reordered = false;
   /** Strict misses no match of their node has answered yet: while there are none, `finish` has nothing to decide. */
   private unanswered = 0;
   /** Container, key of the strict misses of searches waiting for a match of their node (see `answer`). */
@@ -429,7 +449,9 @@ export class SemanticRun {
 
   /** The order of a miss made now: before every miss made after the clock it is ordered as of, after every one before. */
   private missOrder(): number {
-    return this.missesAsOfClock >= 0 ? 2 * this.missesAsOfClock : 2 * this.allowedMisses.length + 1;
+    if (this.missesAsOfClock < 0) return 2 * this.allowedMisses.length + 1;
+    this.reordered = true;
+    return 2 * this.missesAsOfClock;
   }
 
   /**
@@ -588,20 +610,25 @@ export class SemanticRun {
         if (node !== null) node.matched = true;
       }
     }
-    // Every constraint that missed an unmatched node, with the order of its first miss.
+    // Every constraint that missed an unmatched node, in the order they ran (with the order of each one's earliest miss
+    // when a search ordered some as of an earlier clock).
+    const reordered = this.reordered;
     for (let i = 0; i < misses.length; i += 6) {
       const node = missedNodeOf(missed, misses[i + 1], misses[i + 2]);
       if (node === null || node.matched) continue;
       const rule = misses[i] as number;
+      const { rules } = node;
+      if (!reordered) {
+        if (rules.indexOf(rule) < 0) rules.push(rule);
+        continue;
+      }
       const order = misses[i + 5] as number;
-      const known = node.rules.indexOf(rule);
-      if (known < 0) {
-        node.rules.push(rule);
-        node.orders.push(order);
-        node.made.push(i);
-      } else if (order < node.orders[known]!) {
-        node.orders[known] = order;
-        node.made[known] = i;
+      let known = 0;
+      while (known < rules.length && rules[known] !== rule) known += RULE_ENTRY;
+      if (known === rules.length) rules.push(rule, order, i);
+      else if (order < rules[known + 1]!) {
+        rules[known + 1] = order;
+        rules[known + 2] = i;
       }
     }
     // Misses by the same constraints share the rule reported and the end of the message.
@@ -610,10 +637,9 @@ export class SemanticRun {
     for (const first of missed.values()) {
       for (let node: MissedNode | null = first; node !== null; node = node.next) {
         if (node.matched) continue;
-        const rules = rulesInOrder(node);
-        const combination = combinationKey(rules);
+        const combination = reordered ? combinationInOrder(node.rules) : combinationKey(node.rules);
         let verdict = verdicts.get(combination);
-        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(rules)));
+        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(reordered ? rulesInOrder(node.rules) : node.rules)));
         this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict.text);
       }
     }

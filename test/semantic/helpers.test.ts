@@ -113,6 +113,19 @@ describe("semantic run", () => {
     expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([[0, "[strict-a, strict-b]"]]);
   });
 
+  it("orders three rules missing one node by their earliest misses, as of a clock or as made", () => {
+    const { run, at } = runOver("catalog");
+    const part = { name: "w" };
+    const clock = run.missClock();
+    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
+    run.missesAsOf(clock);
+    run.allowed(2, false, part, "name", "w", at("parts", 0, "name"));
+    run.allowed(0, false, part, "name", "w", at("parts", 0, "name"));
+    run.missesAsOf(-1);
+    const found = run.finish({ parts: [part] }, 0);
+    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([[0, "[other-c, strict-a, strict-b]"]]);
+  });
+
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
     const { run, at } = runOver("catalog");
     const before = { name: "v" };
