@@ -100,30 +100,27 @@ describe("semantic run", () => {
     expect(run.finish({ props: [prop] }, 0).map((f) => f.at.pointer)).toEqual(["/catalog/props/0/name"]);
   });
 
-  it("names first, of rules ordered alike, the one whose earliest miss was made first", () => {
+  /**
+   * The rule and the constraints named by the one finding on a node that `made` rules miss as made, after a clock is
+   * taken, and then `asOf` rules miss as of that clock.
+   */
+  function verdictOnOneNode(made: readonly number[], asOf: readonly number[]): [number, string][] {
     const { run, at } = runOver("catalog");
     const part = { name: "w" };
     const clock = run.missClock();
-    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
+    for (const rule of made) run.allowed(rule, false, part, "name", "w", at("parts", 0, "name"));
     run.missesAsOf(clock);
-    run.allowed(0, false, part, "name", "w", at("parts", 0, "name"));
-    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
+    for (const rule of asOf) run.allowed(rule, false, part, "name", "w", at("parts", 0, "name"));
     run.missesAsOf(-1);
-    const found = run.finish({ parts: [part] }, 0);
-    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([[0, "[strict-a, strict-b]"]]);
+    return run.finish({ parts: [part] }, 0).map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))]);
+  }
+
+  it("names first, of rules ordered alike, the one whose earliest miss was made first", () => {
+    expect(verdictOnOneNode([1], [0, 1])).toEqual([[0, "[strict-a, strict-b]"]]);
   });
 
   it("orders three rules missing one node by their earliest misses, as of a clock or as made", () => {
-    const { run, at } = runOver("catalog");
-    const part = { name: "w" };
-    const clock = run.missClock();
-    run.allowed(1, false, part, "name", "w", at("parts", 0, "name"));
-    run.missesAsOf(clock);
-    run.allowed(2, false, part, "name", "w", at("parts", 0, "name"));
-    run.allowed(0, false, part, "name", "w", at("parts", 0, "name"));
-    run.missesAsOf(-1);
-    const found = run.finish({ parts: [part] }, 0);
-    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([[0, "[other-c, strict-a, strict-b]"]]);
+    expect(verdictOnOneNode([1], [2, 0])).toEqual([[0, "[other-c, strict-a, strict-b]"]]);
   });
 
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
