@@ -7,7 +7,9 @@
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
-;; denote an excluded character); on the way it records where the large containers of the top seven levels end. SIMD
+;; denote an excluded character); on the way it records where the large containers of the top seven levels end.
+;; compact can run the same scan on the chunks it reads, before JSON.parse has read the text: the document is then read
+;; once for both, while it is in the cache (a separate scan after JSON.parse read it from memory again). SIMD
 ;; compares find the bytes acted on (the scan and the skip: 64 at a time, with string contents told apart by bit
 ;; arithmetic; the escape: 16 at a time), so runs of indentation and string contents
 ;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
@@ -82,13 +84,14 @@
       (i32.lt_u (i32.sub (local.get $unit) (i32.const 0xd800)) (i32.const 0x800))))
 
   ;; The index of the quote that closes the string whose contents start at $at (for a member name longer than what is
-  ;; left of the scan's chunk). Flags a suspicious \u escape.
-  (func $string_end (param $at i32) (result i32)
+  ;; left of the scan's chunk), or $end when none does before it. Flags a suspicious \u escape.
+  (func $string_end (param $at i32) (param $end i32) (result i32)
     (local $bytes v128)
     (local $block i32)
     (local $mask i32)
     (local $found i32)
     (loop $search_from_at
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (local.get $end))))
       ;; Bit k set when byte k of the block is a quote or a backslash, from $at on.
       (local.set $block (i32.and (local.get $at) (i32.const -16)))
       (local.set $bytes (v128.load (local.get $block)))
@@ -290,10 +293,10 @@
       (else (local.get $mask))))
 
   ;; Enters the large container (see the scan) closing at document offset $end (just past its bracket) at $depth in the
-  ;; table when there is room. A closing bracket at depth 0 (text JSON.parse would have refused) records nothing.
+  ;; table when there is room.
   (func $record_container (param $depth i32) (param $end i32)
     (local $entry i32)
-    (if (i32.or (i32.eqz (local.get $depth)) (i32.ge_u (global.get $containers) (global.get $container_capacity))) (then (return)))
+    (if (i32.ge_u (global.get $containers) (global.get $container_capacity)) (then (return)))
     (local.set $entry (i32.add (global.get $container_table) (i32.shl (global.get $containers) (i32.const 3))))
     (i32.store (local.get $entry) (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
     (i32.store offset=4 (local.get $entry) (local.get $end))
@@ -363,12 +366,48 @@
       (i32.sub (i32.add (local.get $at) (i32.sub (i32.const 31) (i32.clz (local.get $mask)))) (global.get $document_start))))
 
   ;; The structure scan. Acts on member names, commas, brackets, braces and escaped u's (a \u escape to look at), in
-  ;; document order, so that the answer is the same as reading the bytes one by one.
+  ;; document order, so that the answer is the same as reading the bytes one by one. compact runs the same scan on the
+  ;; chunks it reads when asked to, which saves reading the document again.
   (func (export "scan") (param $length i32) (result i32)
     (local $end i32)
     (local $chunk i32)
-    (local $events i64)
-    (local $closes i64)
+    (call $scan_start)
+    (global.set $chunk_escaped (i64.const 0))
+    (global.set $chunk_in_string (i64.const 0))
+    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
+    (local.set $chunk (global.get $document_start))
+    (block $done
+      (loop $chunks
+        (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
+        (call $classify_chunk (local.get $chunk) (i32.const 0x2c))
+        (br_if $done
+          (call $scan_chunk (local.get $chunk)
+            (i64.or
+              (i64.or (global.get $chunk_brackets) (global.get $chunk_others))
+              (i64.or (global.get $chunk_opening_quotes) (global.get $chunk_escaped_us)))
+            (global.get $chunk_closing_quotes)
+            (local.get $end)))
+        (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
+        (br $chunks)))
+    (global.get $flags))
+
+  ;; The scan's state from one chunk to the next: the depth of the open container, and whether a member name is next.
+  (global $scan_depth (mut i32) (i32.const 0))
+  (global $scan_expect_name (mut i32) (i32.const 0))
+  ;; What $scan_chunk returns besides 0 (go on): the answer is known (nesting too deep), or the text is not JSON.
+  (global $scan_answered i32 (i32.const 1))
+  (global $scan_abandoned i32 (i32.const 2))
+
+  (func $scan_start
+    (global.set $flags (i32.const 0))
+    (global.set $containers (i32.const 0))
+    (global.set $scan_depth (i32.const 0))
+    (global.set $scan_expect_name (i32.const 0)))
+
+  ;; Acts on the $events of the 64 bytes at $chunk (bit k: byte k) in order: opening quotes, brackets, braces, commas
+  ;; outside strings, and escaped u's; $closes are the closing quotes, where member names end. $end is the document's
+  ;; end, past which a name that does not close is not searched (in a text JSON.parse has not read yet).
+  (func $scan_chunk (param $chunk i32) (param $events i64) (param $closes i64) (param $end i32) (result i32)
     (local $at i32)
     (local $byte i32)
     (local $close i32)
@@ -382,112 +421,103 @@
     (local $name_count i32)
     (local $name_list i32)
     (local $name_index i32)
-    (global.set $flags (i32.const 0))
-    (global.set $containers (i32.const 0))
-    (global.set $chunk_escaped (i64.const 0))
-    (global.set $chunk_in_string (i64.const 0))
-    (local.set $end (i32.add (global.get $document_start) (local.get $length)))
-    (local.set $chunk (global.get $document_start))
-    (block $done
-      (loop $chunks
-        (br_if $done (i32.ge_u (local.get $chunk) (local.get $end)))
-        (call $classify_chunk (local.get $chunk) (i32.const 0x2c))
-        (local.set $closes (global.get $chunk_closing_quotes))
-        (local.set $events
-          (i64.or
-            (i64.or (global.get $chunk_brackets) (global.get $chunk_others))
-            (i64.or (global.get $chunk_opening_quotes) (global.get $chunk_escaped_us))))
-        (block $chunk_done
-          (loop $next
-            (br_if $chunk_done (i64.eqz (local.get $events)))
-            (local.set $at (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $events)))))
-            (local.set $events (i64.and (local.get $events) (i64.sub (local.get $events) (i64.const 1))))
-            (local.set $byte (i32.load8_u (local.get $at)))
-            (if (i32.eq (local.get $byte) (i32.const 0x22))
-              (then
-                ;; A string value needs nothing; a member name ends at the next closing quote, in this chunk or later.
-                (br_if $next (i32.eqz (local.get $expect_name)))
-                (local.set $expect_name (i32.const 0))
-                (local.set $closes
-                  (i64.and (local.get $closes) (i64.shl (i64.const -2) (i64.extend_i32_u (i32.sub (local.get $at) (local.get $chunk))))))
-                (local.set $close
-                  (if (result i32) (i64.eqz (local.get $closes))
-                    (then (call $string_end (i32.add (local.get $at) (i32.const 1))))
-                    (else (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $closes)))))))
-                ;; Lists the name's hash (FNV-1a over its bytes) in the open object at $depth; flags the text for the exact
-                ;; pass when the object already lists that hash, when the name holds an escape, or when the list is full.
-                ;; Written here rather than called: a call per member name cost the scan 6 to 8%.
-                (local.set $name_at (i32.add (local.get $at) (i32.const 1)))
-                (local.set $name_hash (i32.const 0x811c9dc5))
-                (block $hashed
-                  (loop $name_bytes
-                    (br_if $hashed (i32.ge_u (local.get $name_at) (local.get $close)))
-                    (local.set $name_byte (i32.load8_u (local.get $name_at)))
-                    (if (i32.eq (local.get $name_byte) (i32.const 0x5c))
-                      (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
-                    (local.set $name_hash (i32.mul (i32.xor (local.get $name_hash) (local.get $name_byte)) (i32.const 0x01000193)))
-                    (local.set $name_at (i32.add (local.get $name_at) (i32.const 1)))
-                    (br $name_bytes)))
-                (local.set $name_count_at (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))))
-                (local.set $name_count (i32.load (local.get $name_count_at)))
-                (local.set $name_list (i32.add (global.get $name_lists) (i32.shl (local.get $depth) (i32.const 8))))
-                (local.set $name_index (i32.const 0))
-                (block $listed
-                  (loop $compare
-                    (br_if $listed (i32.ge_u (local.get $name_index) (local.get $name_count)))
-                    (if (i32.eq (i32.load (i32.add (local.get $name_list) (i32.shl (local.get $name_index) (i32.const 2)))) (local.get $name_hash))
-                      (then
-                        (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
-                        (br $next)))
-                    (local.set $name_index (i32.add (local.get $name_index) (i32.const 1)))
-                    (br $compare)))
-                (if (i32.eq (local.get $name_count) (i32.const 64))
+    (local.set $depth (global.get $scan_depth))
+    (local.set $expect_name (global.get $scan_expect_name))
+    (block $chunk_done
+      (loop $next
+        (br_if $chunk_done (i64.eqz (local.get $events)))
+        (local.set $at (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $events)))))
+        (local.set $events (i64.and (local.get $events) (i64.sub (local.get $events) (i64.const 1))))
+        (local.set $byte (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $byte) (i32.const 0x22))
+          (then
+            ;; A string value needs nothing; a member name ends at the next closing quote, in this chunk or later.
+            (br_if $next (i32.eqz (local.get $expect_name)))
+            (local.set $expect_name (i32.const 0))
+            (local.set $closes
+              (i64.and (local.get $closes) (i64.shl (i64.const -2) (i64.extend_i32_u (i32.sub (local.get $at) (local.get $chunk))))))
+            (local.set $close
+              (if (result i32) (i64.eqz (local.get $closes))
+                (then (call $string_end (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
+                (else (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $closes)))))))
+            ;; Lists the name's hash (FNV-1a over its bytes) in the open object at $depth; flags the text for the exact
+            ;; pass when the object already lists that hash, when the name holds an escape, or when the list is full.
+            ;; Written here rather than called: a call per member name cost the scan 6 to 8%.
+            (local.set $name_at (i32.add (local.get $at) (i32.const 1)))
+            (local.set $name_hash (i32.const 0x811c9dc5))
+            (block $hashed
+              (loop $name_bytes
+                (br_if $hashed (i32.ge_u (local.get $name_at) (local.get $close)))
+                (local.set $name_byte (i32.load8_u (local.get $name_at)))
+                (if (i32.eq (local.get $name_byte) (i32.const 0x5c))
+                  (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+                (local.set $name_hash (i32.mul (i32.xor (local.get $name_hash) (local.get $name_byte)) (i32.const 0x01000193)))
+                (local.set $name_at (i32.add (local.get $name_at) (i32.const 1)))
+                (br $name_bytes)))
+            (local.set $name_count_at (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))))
+            (local.set $name_count (i32.load (local.get $name_count_at)))
+            (local.set $name_list (i32.add (global.get $name_lists) (i32.shl (local.get $depth) (i32.const 8))))
+            (local.set $name_index (i32.const 0))
+            (block $listed
+              (loop $compare
+                (br_if $listed (i32.ge_u (local.get $name_index) (local.get $name_count)))
+                (if (i32.eq (i32.load (i32.add (local.get $name_list) (i32.shl (local.get $name_index) (i32.const 2)))) (local.get $name_hash))
                   (then
                     (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
                     (br $next)))
-                (i32.store (i32.add (local.get $name_list) (i32.shl (local.get $name_count) (i32.const 2))) (local.get $name_hash))
-                (i32.store (local.get $name_count_at) (i32.add (local.get $name_count) (i32.const 1)))
-                (br $next)))
-            (if (i32.eq (local.get $byte) (i32.const 0x75))
+                (local.set $name_index (i32.add (local.get $name_index) (i32.const 1)))
+                (br $compare)))
+            (if (i32.eq (local.get $name_count) (i32.const 64))
               (then
-                (if (call $excluded_escape (i32.add (local.get $at) (i32.const 1)))
-                  (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+                (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))
                 (br $next)))
-            (if (i32.eq (local.get $byte) (i32.const 0x2c))
-              (then
-                (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
-                (br $next)))
-            ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
-            (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
-              (then
-                ;; A container of at least $recorded_bytes is large; most are not, and cost no call. (Past $recorded_depth the
-                ;; start read is not one, but the test's first half is false.)
-                (local.set $container_end (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start)))
-                (if (i32.and
-                      (i32.le_u (local.get $depth) (global.get $recorded_depth))
-                      (i32.ge_u
-                        (i32.sub (local.get $container_end)
-                          (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
-                        (global.get $recorded_bytes)))
-                  (then (call $record_container (local.get $depth) (local.get $container_end))))
-                (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
-                (local.set $expect_name (i32.const 0))
-                (br $next)))
-            (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
-            (if (i32.gt_u (local.get $depth) (i32.const 256))
-              (then (return (i32.or (global.get $flags) (global.get $too_deep)))))
-            (if (i32.le_u (local.get $depth) (global.get $recorded_depth))
-              (then
-                (i32.store (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))
-                  (i32.sub (local.get $at) (global.get $document_start)))))
-            (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
-            (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
-            (if (local.get $expect_name)
-              (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+            (i32.store (i32.add (local.get $name_list) (i32.shl (local.get $name_count) (i32.const 2))) (local.get $name_hash))
+            (i32.store (local.get $name_count_at) (i32.add (local.get $name_count) (i32.const 1)))
             (br $next)))
-        (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
-        (br $chunks)))
-    (global.get $flags))
+        (if (i32.eq (local.get $byte) (i32.const 0x75))
+          (then
+            (if (call $excluded_escape (i32.add (local.get $at) (i32.const 1)))
+              (then (global.set $flags (i32.or (global.get $flags) (global.get $needs_text_pass)))))
+            (br $next)))
+        (if (i32.eq (local.get $byte) (i32.const 0x2c))
+          (then
+            (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+            (br $next)))
+        ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
+        (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
+          (then
+            ;; More closing than opening brackets: not JSON (the scan of a text before JSON.parse has read it).
+            (if (i32.eqz (local.get $depth)) (then (return (global.get $scan_abandoned))))
+            ;; A container of at least $recorded_bytes is large; most are not, and cost no call. (Past $recorded_depth the
+            ;; start read is not one, but the test's first half is false.)
+            (local.set $container_end (i32.sub (i32.add (local.get $at) (i32.const 1)) (global.get $document_start)))
+            (if (i32.and
+                  (i32.le_u (local.get $depth) (global.get $recorded_depth))
+                  (i32.ge_u
+                    (i32.sub (local.get $container_end)
+                      (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
+                    (global.get $recorded_bytes)))
+              (then (call $record_container (local.get $depth) (local.get $container_end))))
+            (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+            (local.set $expect_name (i32.const 0))
+            (br $next)))
+        (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+        (if (i32.gt_u (local.get $depth) (i32.const 256))
+          (then
+            (global.set $flags (i32.or (global.get $flags) (global.get $too_deep)))
+            (return (global.get $scan_answered))))
+        (if (i32.le_u (local.get $depth) (global.get $recorded_depth))
+          (then
+            (i32.store (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))
+              (i32.sub (local.get $at) (global.get $document_start)))))
+        (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
+        (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
+        (if (local.get $expect_name)
+          (then (i32.store (i32.add (global.get $name_counts) (i32.shl (local.get $depth) (i32.const 2))) (i32.const 0))))
+        (br $next)))
+    (global.set $scan_depth (local.get $depth))
+    (global.set $scan_expect_name (local.get $expect_name))
+    (i32.const 0))
 
   ;; UTF-8 continuation bytes (10xxxxxx) from document offset $from to $to: the locator's columns count code points,
   ;; the bytes that are not continuation bytes, and a minified document's line is the whole document.
@@ -520,7 +550,10 @@
   ;; room for $length + 64 bytes at $out (a run's last store may write up to 31 bytes past it), which lies past the
   ;; 64 bytes after the document, as for the other functions.
   (global $compacted_non_ascii (export "compacted_non_ascii") (mut i32) (i32.const 0))
-  (func (export "compact") (param $from i32) (param $length i32) (param $out i32) (result i32)
+  ;; With $scan set (and $from at $document_start), compact also runs the structure scan (see scan) on the chunks it
+  ;; reads, and sets $compacted_scan to the scan's answer, or to -1 when the text turned out not to be JSON.
+  (global $compacted_scan (export "compacted_scan") (mut i32) (i32.const -1))
+  (func (export "compact") (param $from i32) (param $length i32) (param $out i32) (param $scan i32) (result i32)
     (local $chunk i32)
     (local $end i32)
     (local $out_start i32)
@@ -547,6 +580,11 @@
     (local $run_start i32)
     (local $run_length i32)
     (local $copied i32)
+    (local $colons i64)
+    (local $us i64)
+    (local $escaped_us i64)
+    (local $part i32)
+    (local $scan_outcome i32)
     ;; Carried from one chunk to the next: whether its first byte is escaped, lies inside a string, follows whitespace,
     ;; follows a separator, or follows dropped whitespace. The document's start counts as a separator.
     (local $carry_escaped i64)
@@ -556,6 +594,7 @@
     (local $carry_dropped i64)
     (local.set $carry_separator (i64.const 1))
     (global.set $compacted_non_ascii (i32.const 0))
+    (if (local.get $scan) (then (call $scan_start)) (else (local.set $scan_outcome (global.get $scan_abandoned))))
     (local.set $whitespace (v128.load (global.get $whitespace_table)))
     (local.set $separators (v128.load (global.get $separator_table)))
     (local.set $chunk (local.get $from))
@@ -610,6 +649,7 @@
               (i64.shl (i64.extend_i32_u (i32.or (i8x16.bitmask (v128.load offset=32 (local.get $chunk))) (i32.shl (i8x16.bitmask (v128.load offset=48 (local.get $chunk))) (i32.const 16)))) (i64.const 32))))
             (local.set $rare (v128.const i64x2 0 0))))
         ;; The escaped bytes, as $classify_chunk finds them: a quote after an odd run of backslashes does not end a string.
+        (local.set $escaped_us (i64.const 0))
         (if (i64.ne (i64.or (local.get $backslashes) (local.get $carry_escaped)) (i64.const 0))
           (then
             (local.set $backslashes (i64.and (local.get $backslashes) (i64.xor (local.get $carry_escaped) (i64.const -1))))
@@ -624,7 +664,19 @@
               (i64.and
                 (i64.xor (i64.const 0x5555555555555555) (i64.shl (local.get $sum) (i64.const 1)))
                 (local.get $follows_escape)))
-            (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))))
+            (local.set $quotes (i64.and (local.get $quotes) (i64.xor (local.get $escaped) (i64.const -1))))
+            ;; The u of each \u escape, for the scan.
+            (local.set $us (i64.const 0))
+            (local.set $part (i32.const 0))
+            (loop $u_parts
+              (local.set $us (i64.or (local.get $us)
+                (i64.shl
+                  (i64.extend_i32_u
+                    (i8x16.bitmask (i8x16.eq (v128.load (i32.add (local.get $chunk) (local.get $part))) (i8x16.splat (i32.const 0x75)))))
+                  (i64.extend_i32_u (local.get $part)))))
+              (local.set $part (i32.add (local.get $part) (i32.const 16)))
+              (br_if $u_parts (i32.lt_u (local.get $part) (i32.const 64))))
+            (local.set $escaped_us (i64.and (local.get $us) (local.get $escaped)))))
         (local.set $in_string (local.get $quotes))
         (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 1))))
         (local.set $in_string (i64.xor (local.get $in_string) (i64.shl (local.get $in_string) (i64.const 2))))
@@ -637,6 +689,32 @@
         ;; The separators outside strings (a closing quote is outside, an opening one inside). Whitespace right after one
         ;; is outside strings too, and so is the rest of its run, which no quote interrupts.
         (local.set $after_separator (i64.and (local.get $after_separator) (i64.xor (local.get $in_string) (i64.const -1))))
+        ;; The scan's events in this chunk: brackets, braces and commas outside strings (the separators there that are
+        ;; neither closing quotes nor colons), opening quotes, and escaped u's.
+        (if (local.get $scan)
+          (then
+            (local.set $colons
+              (i64.or
+                (i64.extend_i32_u
+                  (i32.or
+                    (i8x16.bitmask (i8x16.eq (v128.load offset=0 (local.get $chunk)) (i8x16.splat (i32.const 0x3a))))
+                    (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $chunk)) (i8x16.splat (i32.const 0x3a)))) (i32.const 16))))
+                (i64.shl
+                  (i64.extend_i32_u
+                    (i32.or
+                      (i8x16.bitmask (i8x16.eq (v128.load offset=32 (local.get $chunk)) (i8x16.splat (i32.const 0x3a))))
+                      (i32.shl (i8x16.bitmask (i8x16.eq (v128.load offset=48 (local.get $chunk)) (i8x16.splat (i32.const 0x3a)))) (i32.const 16))))
+                  (i64.const 32))))
+            (local.set $scan_outcome
+              (call $scan_chunk (local.get $chunk)
+                (i64.or
+                  (i64.or
+                    (i64.and (local.get $after_separator) (i64.xor (i64.or (local.get $quotes) (local.get $colons)) (i64.const -1)))
+                    (i64.and (local.get $quotes) (local.get $in_string)))
+                  (local.get $escaped_us))
+                (i64.and (local.get $quotes) (i64.xor (local.get $in_string) (i64.const -1)))
+                (local.get $end)))
+            (if (local.get $scan_outcome) (then (local.set $scan (i32.const 0))))))
         ;; The runs of whitespace to drop start right after a separator, or go on from the chunk before: their first bits,
         ;; added to the whitespace, carry through each run and clear it, which leaves the bits to drop.
         (local.set $dropped
@@ -689,6 +767,8 @@
                 (br $runs)))))
         (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
         (br $chunks)))
+    (global.set $compacted_scan
+      (select (i32.const -1) (global.get $flags) (i32.eq (local.get $scan_outcome) (global.get $scan_abandoned))))
     (i32.sub (local.get $out) (local.get $out_start)))
 
   ;; Writes \u and the four hex digits of a UTF-16 code unit at $out; returns where writing ends.

@@ -11,8 +11,9 @@ interface Instance {
   /** The end of what the module's memory has been written to: the pages a kept instance holds on to. */
   writtenEnd: number;
   scan: (length: number) => number;
-  compact: (from: number, length: number, out: number) => number;
+  compact: (from: number, length: number, out: number, scan: number) => number;
   compactedNonAscii: WebAssembly.Global;
+  compactedScan: WebAssembly.Global;
   escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
   lineFeedsBetween: (from: number, to: number) => void;
@@ -50,10 +51,11 @@ let spare: Instance | undefined;
 
 /**
  * The document a caller keeps resident (see withResidentDocument), and where the module's memory holds it, unchanged
- * since it was copied in: the escape, the scan and the locator then copy it once instead of once each.
+ * since it was copied in: the escape, the scan and the locator then copy it once instead of once each. `scan` is its
+ * structure scan once made (by the scan, or by the compaction on its way), whose table of containers the module holds.
  */
 let residentScope: Uint8Array | undefined;
-let resident: { instance: Instance; bytes: Uint8Array; scanned: boolean } | undefined;
+let resident: { instance: Instance; bytes: Uint8Array; scan: ByteScan | undefined } | undefined;
 
 /**
  * Runs `use` with `bytes` kept in the module's memory across calls on them (the caller must not change the bytes
@@ -99,6 +101,7 @@ function instantiate(module: WebAssembly.Module): Instance {
     scan: exports.scan as Instance["scan"],
     compact: exports.compact as Instance["compact"],
     compactedNonAscii: exports.compacted_non_ascii as WebAssembly.Global,
+    compactedScan: exports.compacted_scan as WebAssembly.Global,
     escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
     skipContainer: exports.skip_container as Instance["skipContainer"],
     lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
@@ -196,7 +199,7 @@ function load(instance: Instance, bytes: Uint8Array): number | undefined {
   if (lent === undefined || !sameBytes(bytes, lent.view)) view.set(bytes);
   view.fill(0x20, bytes.length);
   markWritten(instance, end);
-  if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes, scanned: false };
+  if (residentScope !== undefined && sameBytes(residentScope, bytes)) resident = { instance, bytes, scan: undefined };
   return end;
 }
 
@@ -215,13 +218,23 @@ function release(instance: Instance): void {
 export function wasmScanJsonBytes(bytes: Uint8Array): ByteScan | undefined {
   const wasm = instanceFor(bytes);
   if (wasm === undefined || load(wasm, bytes) === undefined) return undefined;
-  const flags = wasm.scan(bytes.length);
-  // The large containers' ends it recorded serve the locator, which reads the same resident copy later in the
-  // validation (and the table stays as it is until the next scan, of another copy).
-  const copy = residentCopy(wasm, bytes);
-  if (copy !== undefined) copy.scanned = true;
+  const made = residentCopy(wasm, bytes)?.scan;
+  if (made !== undefined) return made;
+  const scan = byteScan(wasm.scan(bytes.length));
+  recordScan(wasm, bytes, scan);
   release(wasm);
-  return { tooDeep: (flags & TOO_DEEP) !== 0, needsTextPass: (flags & NEEDS_TEXT_PASS) !== 0 };
+  return scan;
+}
+
+const byteScan = (flags: number): ByteScan => ({ tooDeep: (flags & TOO_DEEP) !== 0, needsTextPass: (flags & NEEDS_TEXT_PASS) !== 0 });
+
+/**
+ * Keeps the scan of a resident copy: the large containers' ends it recorded serve the locator, which reads the same
+ * copy later in the validation (and the table stays as it is until the next scan, of another copy).
+ */
+function recordScan(wasm: Instance, bytes: Uint8Array, scan: ByteScan): void {
+  const copy = residentCopy(wasm, bytes);
+  if (copy !== undefined) copy.scan = scan;
 }
 
 /** The end of each large container the last scan recorded, by its start. */
@@ -249,8 +262,12 @@ export function wasmOneByteText<T>(bytes: Uint8Array, acceptNonAscii: (nonAsciiB
   const compactAt = loaded;
   const escapedAt = compactAt + bytes.length + PADDING_BYTES;
   if (!reserve(wasm, escapedAt)) return undefined;
-  const compactLength = wasm.compact(wasm.documentStart, bytes.length, compactAt);
+  // A resident document is scanned on the way, for the scan that follows once JSON.parse has accepted the text.
+  const scanning = residentCopy(wasm, bytes) !== undefined;
+  const compactLength = wasm.compact(wasm.documentStart, bytes.length, compactAt, scanning ? 1 : 0);
   markWritten(wasm, compactAt + compactLength);
+  const flags = wasm.compactedScan.value as number;
+  if (scanning && flags >= 0) recordScan(wasm, bytes, byteScan(flags));
   const nonAscii = wasm.compactedNonAscii.value as number;
   let text: T | null = null;
   if (nonAscii === 0) text = decode(new Uint8Array(wasm.memory.buffer, compactAt, compactLength));
@@ -287,7 +304,7 @@ export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: Co
   const { skipContainer, lineFeedsBetween, continuationBytesBetween, lineFeeds, lastLineFeed } = wasm;
   const length = bytes.length;
   // Where the scan of this copy recorded a container's end, only its line feeds are counted.
-  const ends = residentCopy(wasm, bytes)?.scanned === true ? containerEnds(wasm) : undefined;
+  const ends = residentCopy(wasm, bytes)?.scan !== undefined ? containerEnds(wasm) : undefined;
   try {
     return use({
       skip: (from) => {
