@@ -50,6 +50,8 @@ const texts: Record<string, string> = {
   "a repeat after a name and values that cross block edges": `{"${filler(29)}":"${filler(47)}\\"","z":[${'"y",'.repeat(9)}1],"${filler(29)}":0}`,
   "a lone surrogate escape split across a block edge": `["${filler(12)}\\udfff"]`,
   "a scalar document": '"just a string"',
+  "whitespace between names and their colons": '{"a" :1,"b"\n\t: {"a"  :2}, "a"\r\n:3}',
+  "a colon inside a string value": '{"a":"b:c","b":"a:"}',
 };
 
 describe("the WebAssembly structure scan", () => {
@@ -76,6 +78,16 @@ describe("the WebAssembly structure scan", () => {
       ]) {
         const { wasm, js } = bothScans(text);
         expect(wasm, text).toEqual(js);
+      }
+    }
+  });
+
+  it("tells apart names of one length that differ in one byte, wherever it is", () => {
+    for (let length = 1; length <= 48; length++) {
+      for (let at = 0; at < length; at++) {
+        const name = (byte: string) => filler(at) + byte + filler(length - at - 1);
+        const { wasm, js } = bothScans(`{"${name("a")}":1,"${name("b")}":2}`);
+        expect(wasm, `${length} ${at}`).toEqual(js);
       }
     }
   });
@@ -131,7 +143,7 @@ describe("the WebAssembly structure scan", () => {
     });
   }
 
-  it("ends the search for the end of a member name that never closes at the end of the document", () => {
+  it("reads nothing past the document when a member name never closes", () => {
     // A large document first, so that the module's memory is dropped after it (see KEPT_MEMORY_BYTES): the unclosed
     // name is then followed by memory never written, which holds no quote that would end the search by chance.
     expect(validateBytes(encode(`["${filler(6_500_000)}"]`))).toMatchObject({ kind: "body-error", error: { code: "ERR_UNKNOWN_MODEL" } });
