@@ -1,6 +1,6 @@
 ;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
-;; - compact and escape_non_ascii: the one-byte text of runtime/core/json-text.ts, without the whitespace JSON.parse
-;;   would skip and with each non-ASCII character as \u escapes;
+;; - compact: the one-byte text of runtime/core/json-text.ts, without the whitespace JSON.parse would skip and with
+;;   each non-ASCII character as \u escapes;
 ;; - skip_container: the finding locator's skip (runtime/core/locate.ts) over a container it does not walk into,
 ;;   counting the line feeds it passes; line_feeds_between does the counting alone, for a container whose end the scan
 ;;   recorded, and continuation_bytes_between the characters before a finding on its line;
@@ -11,7 +11,7 @@
 ;; compact can run the same scan on the chunks it reads, before JSON.parse has read the text: the document is then read
 ;; once for both, while it is in the cache (a separate scan after JSON.parse read it from memory again). SIMD
 ;; compares find the bytes acted on (the scan and the skip: 64 at a time, with string contents told apart by bit
-;; arithmetic; the escape: 16 at a time), so runs of indentation and string contents
+;; arithmetic), so runs of indentation and string contents
 ;; cost a few instructions per block; and compiled WebAssembly runs at full speed from the first call, where the
 ;; JavaScript scan runs unoptimized in a cold process.
 ;;
@@ -545,15 +545,19 @@
   ;; tokens in the same order, valid JSON exactly when the document is, denoting the same value. Strings are told apart
   ;; as $classify_chunk does, 64 bytes at a time, but here, with only the masks this pass needs: calling it (it also
   ;; finds brackets, commas and \u escapes) made the pass 0.083 ms against 0.060 ms on the FedRAMP SSP template. A
-  ;; chunk without whitespace to drop is copied whole, others run by run.
-  ;; Returns the length written, and sets $compacted_non_ascii to the document's non-ASCII bytes. The caller leaves
-  ;; room for $length + 64 bytes at $out (a run's last store may write up to 31 bytes past it), which lies past the
-  ;; 64 bytes after the document, as for the other functions.
-  (global $compacted_non_ascii (export "compacted_non_ascii") (mut i32) (i32.const 0))
+  ;; chunk without whitespace to drop is copied whole, others run by run; a chunk that holds non-ASCII bytes (rare)
+  ;; byte by byte, each character checked to be well-formed UTF-8 and written as a \u escape (a surrogate pair above
+  ;; U+FFFF), so that the text is ASCII without a pass of its own.
+  ;; Returns the length written, or -1 when the text is better decoded as it is: it is not well-formed UTF-8, a
+  ;; non-ASCII character follows a backslash (where an escape would change the text's meaning), or it holds more than
+  ;; $most_escaped non-ASCII bytes. The caller leaves room for $length + 2 * min($length, $most_escaped) + 64 bytes at
+  ;; $out (a character grows at most 3-fold; a run's last store may write up to 31 bytes past the text), which lies
+  ;; past the 64 bytes after the document, as for the other functions.
   ;; With $scan set (and $from at $document_start), compact also runs the structure scan (see scan) on the chunks it
   ;; reads, and sets $compacted_scan to the scan's answer, or to -1 when the text turned out not to be JSON.
   (global $compacted_scan (export "compacted_scan") (mut i32) (i32.const -1))
-  (func (export "compact") (param $from i32) (param $length i32) (param $out i32) (param $scan i32) (result i32)
+  (func (export "compact") (param $from i32) (param $length i32) (param $out i32) (param $scan i32) (param $most_escaped i32)
+    (result i32)
     (local $chunk i32)
     (local $end i32)
     (local $out_start i32)
@@ -593,7 +597,9 @@
     (local $carry_separator i64)
     (local $carry_dropped i64)
     (local.set $carry_separator (i64.const 1))
-    (global.set $compacted_non_ascii (i32.const 0))
+    (global.set $escape_from (local.get $from))
+    (global.set $escape_budget (local.get $most_escaped))
+    (global.set $escape_resume_at (i32.const 0))
     (if (local.get $scan) (then (call $scan_start)) (else (local.set $scan_outcome (global.get $scan_abandoned))))
     (local.set $whitespace (v128.load (global.get $whitespace_table)))
     (local.set $separators (v128.load (global.get $separator_table)))
@@ -729,9 +735,13 @@
         (local.set $carry_space (i64.shr_u (local.get $spaces) (i64.const 63)))
         (local.set $carry_separator (i64.shr_u (local.get $after_separator) (i64.const 63)))
         (local.set $carry_dropped (i64.shr_u (local.get $dropped) (i64.const 63)))
-        ;; The non-ASCII bytes before the document's end (the spaces after it are ASCII).
-        (global.set $compacted_non_ascii
-          (i32.add (global.get $compacted_non_ascii) (i32.wrap_i64 (i64.popcnt (local.get $non_ascii)))))
+        (if (i64.ne (local.get $non_ascii) (i64.const 0))
+          (then
+            (local.set $out
+              (call $escape_chunk (local.get $chunk) (call $kept_before_end (local.get $dropped) (local.get $chunk) (local.get $end))
+                (i32.wrap_i64 (i64.popcnt (local.get $non_ascii))) (local.get $out)))
+            (if (i32.lt_s (local.get $out) (i32.const 0)) (then (return (call $compaction_declined)))))
+          (else
         (if (i32.and (i64.eqz (local.get $dropped)) (i32.le_u (i32.add (local.get $chunk) (i32.const 64)) (local.get $end)))
           (then
             (v128.store offset=0 (local.get $out) (v128.load offset=0 (local.get $chunk)))
@@ -742,10 +752,7 @@
           (else
             (local.set $kept (i64.xor (local.get $dropped) (i64.const -1)))
             (if (i32.lt_u (i32.sub (local.get $end) (local.get $chunk)) (i32.const 64))
-              (then
-                (local.set $kept
-                  (i64.and (local.get $kept)
-                    (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $end) (local.get $chunk)))) (i64.const 1))))))
+              (then (local.set $kept (call $kept_before_end (local.get $dropped) (local.get $chunk) (local.get $end)))))
             ;; Each run of kept bytes, 32 at a time: adding its lowest bit to $kept clears the run.
             (block $runs_done
               (loop $runs
@@ -764,12 +771,125 @@
                   (br_if $copy (i32.lt_u (local.get $copied) (local.get $run_length))))
                 (local.set $out (i32.add (local.get $out) (local.get $run_length)))
                 (local.set $kept (local.get $rest))
-                (br $runs)))))
+                (br $runs)))))))
         (local.set $chunk (i32.add (local.get $chunk) (i32.const 64)))
         (br $chunks)))
     (global.set $compacted_scan
       (select (i32.const -1) (global.get $flags) (i32.eq (local.get $scan_outcome) (global.get $scan_abandoned))))
     (i32.sub (local.get $out) (local.get $out_start)))
+
+  ;; The escaping of compact's chunks: where the text starts, how many more non-ASCII bytes may be escaped, and where
+  ;; the next character starts when the last one ended in the next chunk.
+  (global $escape_from (mut i32) (i32.const 0))
+  (global $escape_budget (mut i32) (i32.const 0))
+  (global $escape_resume_at (mut i32) (i32.const 0))
+
+  ;; Writes the $kept bytes of the chunk at $chunk, which holds $non_ascii non-ASCII bytes, at $out byte by byte, each
+  ;; non-ASCII character as \u escapes; a character's continuation bytes (perhaps in the next chunk) are read with its
+  ;; first. Returns where writing ends, or -1 where compact declines the text. A function of its own: in compact's loop,
+  ;; its locals made every chunk a fifth slower.
+  (func $escape_chunk (param $chunk i32) (param $kept i64) (param $non_ascii i32) (param $out i32) (result i32)
+    (local $at i32)
+    (local $code_point i32)
+    (global.set $escape_budget (i32.sub (global.get $escape_budget) (local.get $non_ascii)))
+    (if (i32.lt_s (global.get $escape_budget) (i32.const 0)) (then (return (i32.const -1))))
+    (block $bytes_done
+      (loop $bytes
+        (br_if $bytes_done (i64.eqz (local.get $kept)))
+        (local.set $at (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $kept)))))
+        (local.set $kept (i64.and (local.get $kept) (i64.sub (local.get $kept) (i64.const 1))))
+        (br_if $bytes (i32.lt_u (local.get $at) (global.get $escape_resume_at)))
+        (if (i32.lt_u (i32.load8_u (local.get $at)) (i32.const 0x80))
+          (then
+            (i32.store8 (local.get $out) (i32.load8_u (local.get $at)))
+            (local.set $out (i32.add (local.get $out) (i32.const 1)))
+            (br $bytes)))
+        (if (i32.gt_u (local.get $at) (global.get $escape_from))
+          (then
+            (if (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 0x5c)) (then (return (i32.const -1))))))
+        (local.set $code_point (call $utf8_character (local.get $at)))
+        (if (i32.lt_s (local.get $code_point) (i32.const 0)) (then (return (i32.const -1))))
+        (global.set $escape_resume_at (i32.add (local.get $at) (global.get $character_length)))
+        (if (i32.lt_u (local.get $code_point) (i32.const 0x10000))
+          (then (local.set $out (call $write_escape (local.get $out) (local.get $code_point))))
+          (else
+            (local.set $code_point (i32.sub (local.get $code_point) (i32.const 0x10000)))
+            (local.set $out
+              (call $write_escape (local.get $out) (i32.add (i32.const 0xd800) (i32.shr_u (local.get $code_point) (i32.const 10)))))
+            (local.set $out
+              (call $write_escape (local.get $out) (i32.add (i32.const 0xdc00) (i32.and (local.get $code_point) (i32.const 0x3ff)))))))
+        (br $bytes)))
+    (local.get $out))
+
+  ;; A compaction that declines to make the text: the scan it ran on the way is not finished either.
+  (func $compaction_declined (result i32)
+    (global.set $compacted_scan (i32.const -1))
+    (i32.const -1))
+
+  ;; The bytes of a chunk at $chunk that compact keeps (those not $dropped), before the document's $end.
+  (func $kept_before_end (param $dropped i64) (param $chunk i32) (param $end i32) (result i64)
+    (local $kept i64)
+    (local.set $kept (i64.xor (local.get $dropped) (i64.const -1)))
+    (if (result i64) (i32.lt_u (i32.sub (local.get $end) (local.get $chunk)) (i32.const 64))
+      (then
+        (i64.and (local.get $kept)
+          (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $end) (local.get $chunk)))) (i64.const 1))))
+      (else (local.get $kept))))
+
+  ;; The code point of the UTF-8 character starting at $at, with its length in $character_length; -1 when the bytes
+  ;; there are not a well-formed character (RFC 3629: no overlong forms, surrogates or code points past U+10FFFF). A
+  ;; character cut off by the document's end meets the spaces after it, which are no continuation bytes.
+  (global $character_length (mut i32) (i32.const 0))
+  (func $utf8_character (param $at i32) (result i32)
+    (local $lead i32)
+    (local $low i32)
+    (local $high i32)
+    (local.set $lead (i32.load8_u (local.get $at)))
+    (local.set $low (i32.const 0x80))
+    (local.set $high (i32.const 0xbf))
+    (if (i32.lt_u (i32.sub (local.get $lead) (i32.const 0xc2)) (i32.const 0x1e))
+      (then
+        (if (i32.gt_u (i32.sub (i32.load8_u offset=1 (local.get $at)) (i32.const 0x80)) (i32.const 0x3f)) (then (return (i32.const -1))))
+        (global.set $character_length (i32.const 2))
+        (return
+          (i32.or
+            (i32.shl (i32.and (local.get $lead) (i32.const 0x1f)) (i32.const 6))
+            (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f))))))
+    (if (i32.lt_u (i32.sub (local.get $lead) (i32.const 0xe0)) (i32.const 0x10))
+      (then
+        (if (i32.eq (local.get $lead) (i32.const 0xe0)) (then (local.set $low (i32.const 0xa0))))
+        (if (i32.eq (local.get $lead) (i32.const 0xed)) (then (local.set $high (i32.const 0x9f))))
+        (if (i32.or
+              (i32.gt_u (i32.sub (i32.load8_u offset=1 (local.get $at)) (local.get $low)) (i32.sub (local.get $high) (local.get $low)))
+              (i32.gt_u (i32.sub (i32.load8_u offset=2 (local.get $at)) (i32.const 0x80)) (i32.const 0x3f)))
+          (then (return (i32.const -1))))
+        (global.set $character_length (i32.const 3))
+        (return
+          (i32.or
+            (i32.or
+              (i32.shl (i32.and (local.get $lead) (i32.const 0x0f)) (i32.const 12))
+              (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 6)))
+            (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f))))))
+    (if (i32.lt_u (i32.sub (local.get $lead) (i32.const 0xf0)) (i32.const 5))
+      (then
+        (if (i32.eq (local.get $lead) (i32.const 0xf0)) (then (local.set $low (i32.const 0x90))))
+        (if (i32.eq (local.get $lead) (i32.const 0xf4)) (then (local.set $high (i32.const 0x8f))))
+        (if (i32.or
+              (i32.gt_u (i32.sub (i32.load8_u offset=1 (local.get $at)) (local.get $low)) (i32.sub (local.get $high) (local.get $low)))
+              (i32.or
+                (i32.gt_u (i32.sub (i32.load8_u offset=2 (local.get $at)) (i32.const 0x80)) (i32.const 0x3f))
+                (i32.gt_u (i32.sub (i32.load8_u offset=3 (local.get $at)) (i32.const 0x80)) (i32.const 0x3f))))
+          (then (return (i32.const -1))))
+        (global.set $character_length (i32.const 4))
+        (return
+          (i32.or
+            (i32.or
+              (i32.shl (i32.and (local.get $lead) (i32.const 0x07)) (i32.const 18))
+              (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 12)))
+            (i32.or
+              (i32.shl (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f)) (i32.const 6))
+              (i32.and (i32.load8_u offset=3 (local.get $at)) (i32.const 0x3f)))))))
+    (i32.const -1))
 
   ;; Writes \u and the four hex digits of a UTF-16 code unit at $out; returns where writing ends.
   (func $write_escape (param $out i32) (param $unit i32) (result i32)
@@ -783,86 +903,4 @@
     (i32.store8 offset=5 (local.get $out)
       (i32.load8_u (i32.add (global.get $hex_digits) (i32.and (local.get $unit) (i32.const 15)))))
     (i32.add (local.get $out) (i32.const 6)))
-
-  ;; Copies the text at $from (well-formed UTF-8, with spaces after it) to $out with each non-ASCII character as a \u
-  ;; escape (a surrogate pair above U+FFFF); blocks of 16 ASCII bytes are copied whole. Returns the length written, or
-  ;; -1 for a non-ASCII character right after a backslash, where an escape would change the text's meaning. The caller
-  ;; leaves room for length + 2 * its non-ASCII bytes + 16 bytes (a character grows at most 3-fold; the last store writes
-  ;; 16). $out may be below $from by at least 2 * those bytes + 32, overwriting the document as it goes: every store
-  ;; then ends 16 bytes or more before the next byte read, so it only lands on bytes already read (and never on the one
-  ;; before $at, which the backslash check reads).
-  (func (export "escape_non_ascii") (param $from i32) (param $length i32) (param $out i32) (result i32)
-    (local $at i32)
-    (local $end i32)
-    (local $out_start i32)
-    (local $bytes v128)
-    (local $block_end i32)
-    (local $lead i32)
-    (local $code_point i32)
-    (local.set $at (local.get $from))
-    (local.set $end (i32.add (local.get $from) (local.get $length)))
-    (local.set $out_start (local.get $out))
-    (block $done
-      (loop $blocks
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        (local.set $bytes (v128.load (local.get $at)))
-        (if (i32.eqz (i8x16.bitmask (local.get $bytes)))
-          (then
-            (v128.store (local.get $out) (local.get $bytes))
-            (local.set $at (i32.add (local.get $at) (i32.const 16)))
-            (local.set $out (i32.add (local.get $out) (i32.const 16)))
-            (br $blocks)))
-        ;; Character by character to the end of the block (the last character may end past it).
-        (local.set $block_end (i32.add (local.get $at) (i32.const 16)))
-        (loop $characters
-          (local.set $lead (i32.load8_u (local.get $at)))
-          (if (i32.lt_u (local.get $lead) (i32.const 0x80))
-            (then
-              (i32.store8 (local.get $out) (local.get $lead))
-              (local.set $at (i32.add (local.get $at) (i32.const 1)))
-              (local.set $out (i32.add (local.get $out) (i32.const 1))))
-            (else
-              (if (i32.gt_u (local.get $at) (local.get $from))
-                (then
-                  (if (i32.eq (i32.load8_u (i32.sub (local.get $at) (i32.const 1))) (i32.const 0x5c))
-                    (then (return (i32.const -1))))))
-              (if (i32.lt_u (local.get $lead) (i32.const 0xe0))
-                (then
-                  (local.set $code_point
-                    (i32.or
-                      (i32.shl (i32.and (local.get $lead) (i32.const 0x1f)) (i32.const 6))
-                      (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f))))
-                  (local.set $at (i32.add (local.get $at) (i32.const 2))))
-                (else
-                  (if (i32.lt_u (local.get $lead) (i32.const 0xf0))
-                    (then
-                      (local.set $code_point
-                        (i32.or
-                          (i32.or
-                            (i32.shl (i32.and (local.get $lead) (i32.const 0x0f)) (i32.const 12))
-                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 6)))
-                          (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f))))
-                      (local.set $at (i32.add (local.get $at) (i32.const 3))))
-                    (else
-                      (local.set $code_point
-                        (i32.or
-                          (i32.or
-                            (i32.shl (i32.and (local.get $lead) (i32.const 0x07)) (i32.const 18))
-                            (i32.shl (i32.and (i32.load8_u offset=1 (local.get $at)) (i32.const 0x3f)) (i32.const 12)))
-                          (i32.or
-                            (i32.shl (i32.and (i32.load8_u offset=2 (local.get $at)) (i32.const 0x3f)) (i32.const 6))
-                            (i32.and (i32.load8_u offset=3 (local.get $at)) (i32.const 0x3f)))))
-                      (local.set $at (i32.add (local.get $at) (i32.const 4)))))))
-              (if (i32.lt_u (local.get $code_point) (i32.const 0x10000))
-                (then (local.set $out (call $write_escape (local.get $out) (local.get $code_point))))
-                (else
-                  (local.set $code_point (i32.sub (local.get $code_point) (i32.const 0x10000)))
-                  (local.set $out
-                    (call $write_escape (local.get $out) (i32.add (i32.const 0xd800) (i32.shr_u (local.get $code_point) (i32.const 10)))))
-                  (local.set $out
-                    (call $write_escape (local.get $out) (i32.add (i32.const 0xdc00) (i32.and (local.get $code_point) (i32.const 0x3ff)))))))))
-          (br_if $characters (i32.lt_u (local.get $at) (local.get $block_end))))
-        (br $blocks)))
-    ;; Past the end, only padding spaces were copied, one byte each.
-    (i32.sub (i32.sub (local.get $out) (i32.sub (local.get $at) (local.get $end))) (local.get $out_start)))
 )

@@ -43,9 +43,7 @@ function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
   const start = byteOrderMarkLength(bytes);
   const body = bytes.subarray(start);
   if (withWasm) {
-    // ASCII after a byte-order mark is well-formed UTF-8: only other text needs the check.
-    const acceptNonAscii = (nonAsciiBytes: number) => isUtf8(bytes) && worthEscaping(nonAsciiBytes, body.length);
-    const text = wasmOneByteText(body, acceptNonAscii, (oneByte) => asciiDecoder.decode(oneByte));
+    const text = wasmOneByteText(body, mostEscapedBytes(body.length), (oneByte) => asciiDecoder.decode(oneByte));
     if (text !== undefined) return text ?? undefined;
   }
   if (isAscii(body)) return asciiDecoder.decode(body);
@@ -76,8 +74,10 @@ function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
 
 /** Large, mostly non-ASCII text gains little from escaping and would need a much larger copy: the decoder handles it. */
 function worthEscaping(escapedBytes: number, length: number): boolean {
-  return escapedBytes <= ALWAYS_ESCAPED_BYTES || escapedBytes <= length / MAX_ESCAPED_SHARE;
+  return escapedBytes <= mostEscapedBytes(length);
 }
+
+const mostEscapedBytes = (length: number): number => Math.max(ALWAYS_ESCAPED_BYTES, Math.floor(length / MAX_ESCAPED_SHARE));
 
 function collectBlocks(bytes: Uint8Array, from: number, to: number, size: number, blocks: number[]): void {
   for (let blockStart = from; blockStart < to; ) {

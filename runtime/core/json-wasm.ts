@@ -11,10 +11,8 @@ interface Instance {
   /** The end of what the module's memory has been written to: the pages a kept instance holds on to. */
   writtenEnd: number;
   scan: (length: number) => number;
-  compact: (from: number, length: number, out: number, scan: number) => number;
-  compactedNonAscii: WebAssembly.Global;
+  compact: (from: number, length: number, out: number, scan: number, mostEscaped: number) => number;
   compactedScan: WebAssembly.Global;
-  escapeNonAscii: (from: number, length: number, out: number) => number;
   skipContainer: (from: number, length: number) => number;
   lineFeedsBetween: (from: number, to: number) => void;
   continuationBytesBetween: (from: number, to: number) => number;
@@ -29,8 +27,6 @@ const NEEDS_TEXT_PASS = 2;
 const PAGE_BYTES = 64 * 1024;
 /** Spaces written after the document: the module reads up to 64 bytes at a time, and spaces are neither acted on nor escaped. */
 const PADDING_BYTES = 64;
-/** The escape's last store writes 16 bytes. */
-const ESCAPE_SLACK_BYTES = 16;
 /**
  * An instance whose memory was written past this serves one document and is dropped, as json-text.ts does with its
  * buffer. It holds a document of the service's default 4 MiB body limit and its compact text (and, for most such
@@ -100,9 +96,7 @@ function instantiate(module: WebAssembly.Module): Instance {
     writtenEnd: documentStart,
     scan: exports.scan as Instance["scan"],
     compact: exports.compact as Instance["compact"],
-    compactedNonAscii: exports.compacted_non_ascii as WebAssembly.Global,
     compactedScan: exports.compacted_scan as WebAssembly.Global,
-    escapeNonAscii: exports.escape_non_ascii as Instance["escapeNonAscii"],
     skipContainer: exports.skip_container as Instance["skipContainer"],
     lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
     continuationBytesBetween: exports.continuation_bytes_between as Instance["continuationBytesBetween"],
@@ -148,7 +142,10 @@ function instanceFor(bytes: Uint8Array): Instance | undefined {
 const MOST_LENT_MEMORY_BYTES = 32 * 1024 * 1024;
 
 /** Where the texts of a document of `length` bytes end at most (see wasmOneByteText). */
-const mostTextsEnd = (instance: Instance, length: number): number => instance.documentStart + 2 * (length + PADDING_BYTES) + 3 * length + ESCAPE_SLACK_BYTES;
+const mostTextsEnd = (instance: Instance, length: number): number => textEnd(instance.documentStart + length + PADDING_BYTES, length, length);
+
+/** Where the one-byte text written at `at` ends at most, for a document of `length` bytes (see compact in the module). */
+const textEnd = (at: number, length: number, mostEscaped: number): number => at + length + 2 * Math.min(length, mostEscaped) + PADDING_BYTES;
 
 /**
  * A view of `length` bytes of the module's memory for the caller to fill with a document and then validate
@@ -247,38 +244,26 @@ function containerEnds(wasm: Instance): Map<number, number> {
 
 /**
  * `decode` applied to the one-byte text of `bytes`: without the whitespace JSON.parse would skip (see compact in the
- * module) and with each non-ASCII character as a \u escape. When the text is not all ASCII, `acceptNonAscii` is asked
- * first with the count of its non-ASCII bytes (it checks that they are well-formed UTF-8, and worth escaping). Null
- * when it declines, or when a non-ASCII character follows a backslash: the text is better decoded as it is then.
+ * module) and with each non-ASCII character as a \u escape. Null when the text is better decoded as it is: it is not
+ * well-formed UTF-8, a non-ASCII character follows a backslash, or it holds more than `mostEscaped` non-ASCII bytes.
  * Undefined where WebAssembly cannot run.
  */
-export function wasmOneByteText<T>(bytes: Uint8Array, acceptNonAscii: (nonAsciiBytes: number) => boolean, decode: (ascii: Uint8Array) => T): T | null | undefined {
+export function wasmOneByteText<T>(bytes: Uint8Array, mostEscaped: number, decode: (ascii: Uint8Array) => T): T | null | undefined {
   const wasm = instanceFor(bytes);
   const loaded = wasm === undefined ? undefined : load(wasm, bytes);
   if (wasm === undefined || loaded === undefined) return undefined;
-  // The texts are written after the document, which stays as it is for the scan and the locator: the compact text,
-  // padded as the document is, then its escaped form, in which a character grows at most 3-fold (2 bytes to one 6-byte
-  // escape, 4 bytes to two).
-  const compactAt = loaded;
-  const escapedAt = compactAt + bytes.length + PADDING_BYTES;
-  if (!reserve(wasm, escapedAt)) return undefined;
+  // The text is written after the document, which stays as it is for the scan and the locator.
+  const textAt = loaded;
+  const mostEnd = textEnd(textAt, bytes.length, mostEscaped);
+  if (!reserve(wasm, mostEnd)) return undefined;
   // A resident document is scanned on the way, for the scan that follows once JSON.parse has accepted the text.
   const scanning = residentCopy(wasm, bytes) !== undefined;
-  const compactLength = wasm.compact(wasm.documentStart, bytes.length, compactAt, scanning ? 1 : 0);
-  markWritten(wasm, compactAt + compactLength);
+  const textLength = wasm.compact(wasm.documentStart, bytes.length, textAt, scanning ? 1 : 0, mostEscaped);
+  // A declined text was written only in part, but to where is not told.
+  markWritten(wasm, textLength >= 0 ? textAt + textLength : mostEnd);
   const flags = wasm.compactedScan.value as number;
   if (scanning && flags >= 0) recordScan(wasm, bytes, byteScan(flags));
-  const nonAscii = wasm.compactedNonAscii.value as number;
-  let text: T | null = null;
-  if (nonAscii === 0) text = decode(new Uint8Array(wasm.memory.buffer, compactAt, compactLength));
-  else if (acceptNonAscii(nonAscii)) {
-    const escapedEnd = escapedAt + compactLength + 2 * nonAscii + ESCAPE_SLACK_BYTES;
-    if (!reserve(wasm, escapedEnd)) return undefined;
-    new Uint8Array(wasm.memory.buffer, compactAt + compactLength, PADDING_BYTES).fill(0x20);
-    markWritten(wasm, escapedEnd);
-    const escapedLength = wasm.escapeNonAscii(compactAt, compactLength, escapedAt);
-    if (escapedLength >= 0) text = decode(new Uint8Array(wasm.memory.buffer, escapedAt, escapedLength));
-  }
+  const text = textLength >= 0 ? decode(new Uint8Array(wasm.memory.buffer, textAt, textLength)) : null;
   release(wasm);
   return text;
 }

@@ -155,6 +155,20 @@ describe.each([
     expect(asciiJsonText(encode("[" + '"ü",'.repeat(5000) + '"\\é"]'))).toBeUndefined();
   });
 
+  it("does not apply to bytes that are not UTF-8, wherever they stand against the 64-byte chunks", () => {
+    const malformed = [[0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0x80], [0xe2, 0x82], [0xc3]];
+    for (let pad = 0; pad < 70; pad++) {
+      for (const sequence of malformed) {
+        const bytes = Uint8Array.from([...encode(`["${"a".repeat(pad)}`), ...sequence, ...encode('"]')]);
+        expect(asciiJsonText(bytes), `${pad} ${sequence}`).toBeUndefined();
+      }
+      // Well-formed, the same characters are escaped wherever they stand, and at the document's very end too.
+      const wellFormed = encode(`["${"a".repeat(pad)}é€😀\u00e9 ü"]`);
+      expect(JSON.parse(asciiJsonText(wellFormed)!), `${pad}`).toEqual(decodedParse(wellFormed));
+      expect(asciiJsonText(Uint8Array.from([...encode(`${" ".repeat(pad)}"`), 0xe2, 0x82])), `${pad}`).toBeUndefined();
+    }
+  });
+
   it("leaves mostly non-ASCII text to the decoder, which parses it the same", () => {
     const bytes = encode(JSON.stringify({ catalog: { title: "é€😀".repeat(200_000), note: "a".repeat(1000) } }));
     expect(asciiJsonText(bytes)).toBeUndefined();
