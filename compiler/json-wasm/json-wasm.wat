@@ -398,7 +398,101 @@
   (global $scan_answered i32 (i32.const 1))
   (global $scan_abandoned i32 (i32.const 2))
 
+  ;; Split points, for JavaScript to parse a large text in pieces (runtime/core/json-pieces.ts): compact with
+  ;; $record_splits (the largest piece, in bytes) has the scan list, in document order, in the table at $split_table, as
+  ;; (offset in the text << 3) | kind: the brackets and braces of the containers larger than a piece, down to
+  ;; $split_depth, and of their commas, enough that at most an eighth of a piece lies between two (the kinds: bit 0 set
+  ;; for an object's brace, bit 1 for a closing one; a comma is 4). The comma after a container larger than a piece is
+  ;; always among them. $split_count is -1 when the table filled up. A container's size is known when it closes: its
+  ;; brace and what followed are listed from its opening, and dropped again if it turns out small. Offsets must stay
+  ;; below 2^29: compact's caller asks for split points only for shorter texts.
+  (global $split_table (export "split_table") i32 (i32.const 81920))
+  (global $split_capacity i32 (i32.const 8192))
+  (global $split_depth i32 (i32.const 5))
+  ;; $split_depth while split points are being listed, 0 otherwise: the scan calls $split_event for events down to it.
+  (global $split_listed_depth (mut i32) (i32.const 0))
+  ;; Per depth up to $split_depth (8 at most here), i32 each: the table's length before the open container's brace, and the offset of
+  ;; its last listed comma (or of its brace).
+  (global $split_marks i32 (i32.const 78112))
+  (global $split_last_listed i32 (i32.const 78160))
+  (global $split_count (export "split_count") (mut i32) (i32.const 0))
+  (global $split_piece (mut i32) (i32.const 0))
+  (global $split_text (mut i32) (i32.const 0))
+  ;; The chunk being scanned: where it goes in the text, which of its bytes are kept, which are non-ASCII (escaped, so
+  ;; wider in the text).
+  (global $split_out (mut i32) (i32.const 0))
+  (global $split_kept (mut i64) (i64.const 0))
+  (global $split_non_ascii (mut i64) (i64.const 0))
+
+  ;; A bracket, brace or comma (at $at in the chunk at $chunk) of the container at $depth, for the split points.
+  (func $split_event (param $chunk i32) (param $at i32) (param $byte i32) (param $depth i32)
+    (local $offset i32)
+    (local $kind i32)
+    (local $mark_at i32)
+    (local $last_at i32)
+    (local.set $offset (call $text_offset (local.get $chunk) (local.get $at)))
+    (local.set $mark_at (i32.add (global.get $split_marks) (i32.shl (local.get $depth) (i32.const 2))))
+    (local.set $last_at (i32.add (global.get $split_last_listed) (i32.shl (local.get $depth) (i32.const 2))))
+    (if (i32.eq (local.get $byte) (i32.const 0x2c))
+      (then
+        (if (i32.lt_u (i32.sub (local.get $offset) (i32.load (local.get $last_at))) (i32.shr_u (global.get $split_piece) (i32.const 3)))
+          (then (return)))
+        (i32.store (local.get $last_at) (local.get $offset))
+        (local.set $kind (i32.const 4)))
+      (else
+        ;; Bit 5 tells braces from brackets, bit 1 opening ones from closing ones.
+        (local.set $kind
+          (i32.or (i32.and (i32.shr_u (local.get $byte) (i32.const 5)) (i32.const 1))
+            (i32.xor (i32.and (local.get $byte) (i32.const 2)) (i32.const 2))))
+        (if (i32.and (local.get $kind) (i32.const 2))
+          (then
+            ;; A closing one: a container no larger than a piece is dropped with all listed since its opening.
+            (if (i32.le_u
+                  (i32.sub (local.get $offset)
+                    (i32.shr_u (i32.load (i32.add (global.get $split_table) (i32.shl (i32.load (local.get $mark_at)) (i32.const 2)))) (i32.const 3)))
+                  (global.get $split_piece))
+              (then
+                (global.set $split_count (i32.load (local.get $mark_at)))
+                (return))))
+          (else
+            (i32.store (local.get $mark_at) (global.get $split_count))
+            (i32.store (local.get $last_at) (local.get $offset))))))
+    (if (i32.ge_u (global.get $split_count) (global.get $split_capacity))
+      (then
+        (global.set $split_listed_depth (i32.const 0))
+        (global.set $split_count (i32.const -1))
+        (return)))
+    (i32.store (i32.add (global.get $split_table) (i32.shl (global.get $split_count) (i32.const 2)))
+      (i32.or (i32.shl (local.get $offset) (i32.const 3)) (local.get $kind)))
+    (global.set $split_count (i32.add (global.get $split_count) (i32.const 1))))
+
+  ;; Where the byte at $at of the chunk at $chunk goes in the text: past the chunk's kept bytes before it, widened by
+  ;; their escapes. An escape is 6 bytes for a character of 2 or 3, 12 (a surrogate pair) for one of 4: its first byte
+  ;; adds 5 or 11 and each continuation byte takes 1 away (those of a character that began in the chunk before too).
+  (func $text_offset (param $chunk i32) (param $at i32) (result i32)
+    (local $before i64)
+    (local $offset i32)
+    (local $wider i64)
+    (local $byte i32)
+    (local.set $before (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.sub (local.get $at) (local.get $chunk)))) (i64.const 1)))
+    (local.set $offset
+      (i32.add (global.get $split_out) (i32.wrap_i64 (i64.popcnt (i64.and (global.get $split_kept) (local.get $before))))))
+    (local.set $wider (i64.and (global.get $split_non_ascii) (local.get $before)))
+    (block $counted
+      (loop $characters
+        (br_if $counted (i64.eqz (local.get $wider)))
+        (local.set $byte (i32.load8_u (i32.add (local.get $chunk) (i32.wrap_i64 (i64.ctz (local.get $wider))))))
+        (local.set $offset
+          (i32.add (local.get $offset)
+            (if (result i32) (i32.lt_u (local.get $byte) (i32.const 0xc0))
+              (then (i32.const -1))
+              (else (select (i32.const 11) (i32.const 5) (i32.ge_u (local.get $byte) (i32.const 0xf0)))))))
+        (local.set $wider (i64.and (local.get $wider) (i64.sub (local.get $wider) (i64.const 1))))
+        (br $characters)))
+    (local.get $offset))
+
   (func $scan_start
+    (global.set $split_listed_depth (i32.const 0))
     (global.set $flags (i32.const 0))
     (global.set $containers (i32.const 0))
     (global.set $scan_depth (i32.const 0))
@@ -482,6 +576,8 @@
         (if (i32.eq (local.get $byte) (i32.const 0x2c))
           (then
             (local.set $expect_name (i32.load8_u (i32.add (global.get $is_object) (local.get $depth))))
+            (if (i32.le_u (local.get $depth) (global.get $split_listed_depth))
+              (then (call $split_event (local.get $chunk) (local.get $at) (local.get $byte) (local.get $depth))))
             (br $next)))
         ;; Only brackets and braces remain: { and [ (bit 1 set) open, } and ] close.
         (if (i32.eqz (i32.and (local.get $byte) (i32.const 2)))
@@ -498,6 +594,8 @@
                       (i32.load (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))))
                     (global.get $recorded_bytes)))
               (then (call $record_container (local.get $depth) (local.get $container_end))))
+            (if (i32.le_u (local.get $depth) (global.get $split_listed_depth))
+              (then (call $split_event (local.get $chunk) (local.get $at) (local.get $byte) (local.get $depth))))
             (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
             (local.set $expect_name (i32.const 0))
             (br $next)))
@@ -510,6 +608,8 @@
           (then
             (i32.store (i32.add (global.get $container_starts) (i32.shl (local.get $depth) (i32.const 2)))
               (i32.sub (local.get $at) (global.get $document_start)))))
+        (if (i32.le_u (local.get $depth) (global.get $split_listed_depth))
+              (then (call $split_event (local.get $chunk) (local.get $at) (local.get $byte) (local.get $depth))))
         (local.set $expect_name (i32.eq (local.get $byte) (i32.const 0x7b)))
         (i32.store8 (i32.add (global.get $is_object) (local.get $depth)) (local.get $expect_name))
         (if (local.get $expect_name)
@@ -557,7 +657,7 @@
   ;; reads, and sets $compacted_scan to the scan's answer, or to -1 when the text turned out not to be JSON.
   (global $compacted_scan (export "compacted_scan") (mut i32) (i32.const -1))
   (func (export "compact") (param $from i32) (param $length i32) (param $out i32) (param $scan i32) (param $most_escaped i32)
-    (result i32)
+    (param $record_splits i32) (result i32)
     (local $chunk i32)
     (local $end i32)
     (local $out_start i32)
@@ -601,6 +701,11 @@
     (global.set $escape_budget (local.get $most_escaped))
     (global.set $escape_resume_at (i32.const 0))
     (if (local.get $scan) (then (call $scan_start)) (else (local.set $scan_outcome (global.get $scan_abandoned))))
+    (global.set $split_piece (local.get $record_splits))
+    (global.set $split_listed_depth
+      (select (global.get $split_depth) (i32.const 0) (i32.and (local.get $scan) (i32.ne (local.get $record_splits) (i32.const 0)))))
+    (global.set $split_count (i32.const 0))
+    (global.set $split_text (local.get $out))
     (local.set $whitespace (v128.load (global.get $whitespace_table)))
     (local.set $separators (v128.load (global.get $separator_table)))
     (local.set $chunk (local.get $from))
@@ -695,10 +800,28 @@
         ;; The separators outside strings (a closing quote is outside, an opening one inside). Whitespace right after one
         ;; is outside strings too, and so is the rest of its run, which no quote interrupts.
         (local.set $after_separator (i64.and (local.get $after_separator) (i64.xor (local.get $in_string) (i64.const -1))))
+        ;; The runs of whitespace to drop start right after a separator, or go on from the chunk before: their first bits,
+        ;; added to the whitespace, carry through each run and clear it, which leaves the bits to drop.
+        (local.set $dropped
+          (i64.or
+            (i64.and
+              (i64.and (local.get $spaces)
+                (i64.xor (i64.or (i64.shl (local.get $spaces) (i64.const 1)) (local.get $carry_space)) (i64.const -1)))
+              (i64.or (i64.shl (local.get $after_separator) (i64.const 1)) (local.get $carry_separator)))
+            (i64.and (local.get $spaces) (local.get $carry_dropped))))
+        (local.set $dropped
+          (i64.and (local.get $spaces) (i64.xor (i64.add (local.get $spaces) (local.get $dropped)) (i64.const -1))))
+        (local.set $carry_space (i64.shr_u (local.get $spaces) (i64.const 63)))
+        (local.set $carry_separator (i64.shr_u (local.get $after_separator) (i64.const 63)))
+        (local.set $carry_dropped (i64.shr_u (local.get $dropped) (i64.const 63)))
         ;; The scan's events in this chunk: brackets, braces and commas outside strings (the separators there that are
         ;; neither closing quotes nor colons), opening quotes, and escaped u's.
         (if (local.get $scan)
           (then
+            ;; Where the chunk's bytes go in the text, for the split points the scan records.
+            (global.set $split_out (i32.sub (local.get $out) (global.get $split_text)))
+            (global.set $split_kept (i64.xor (local.get $dropped) (i64.const -1)))
+            (global.set $split_non_ascii (local.get $non_ascii))
             (local.set $colons
               (i64.or
                 (i64.extend_i32_u
@@ -721,20 +844,6 @@
                 (i64.and (local.get $quotes) (i64.xor (local.get $in_string) (i64.const -1)))
                 (local.get $end)))
             (if (local.get $scan_outcome) (then (local.set $scan (i32.const 0))))))
-        ;; The runs of whitespace to drop start right after a separator, or go on from the chunk before: their first bits,
-        ;; added to the whitespace, carry through each run and clear it, which leaves the bits to drop.
-        (local.set $dropped
-          (i64.or
-            (i64.and
-              (i64.and (local.get $spaces)
-                (i64.xor (i64.or (i64.shl (local.get $spaces) (i64.const 1)) (local.get $carry_space)) (i64.const -1)))
-              (i64.or (i64.shl (local.get $after_separator) (i64.const 1)) (local.get $carry_separator)))
-            (i64.and (local.get $spaces) (local.get $carry_dropped))))
-        (local.set $dropped
-          (i64.and (local.get $spaces) (i64.xor (i64.add (local.get $spaces) (local.get $dropped)) (i64.const -1))))
-        (local.set $carry_space (i64.shr_u (local.get $spaces) (i64.const 63)))
-        (local.set $carry_separator (i64.shr_u (local.get $after_separator) (i64.const 63)))
-        (local.set $carry_dropped (i64.shr_u (local.get $dropped) (i64.const 63)))
         (if (i64.ne (local.get $non_ascii) (i64.const 0))
           (then
             (local.set $out

@@ -1,6 +1,6 @@
 // Turns request bytes into a parsed document, or into a typed body error that says where the problem is.
 import { Buffer } from "node:buffer";
-import { asciiJsonText } from "./json-text.js";
+import { oneByteJson, type OneByteJson } from "./json-text.js";
 import { byteOrderMarkLength } from "./json-bytes.js";
 import { locateSyntaxError } from "./json-syntax.js";
 import { hasLoneSurrogate, NESTING_TOO_DEEP, scanJsonBytes, textFindings, type ByteScan } from "./json-structure.js";
@@ -26,17 +26,18 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 export function parseBody(bytes: Uint8Array): ParsedBody {
   if (startsLikeXml(bytes)) return { ok: false, error: XML_NOT_SUPPORTED };
-  let asciiText: string | undefined;
+  let oneByte: OneByteJson | undefined;
   let document: unknown;
   try {
-    asciiText = asciiJsonText(bytes);
-    if (asciiText !== undefined) document = JSON.parse(asciiText);
+    oneByte = oneByteJson(bytes);
+    if (oneByte !== undefined) document = "value" in oneByte ? oneByte.value : JSON.parse(oneByte.text);
   } catch {
     // Not JSON, or a text too long for one string: the decoder path below settles it, and counts line and column in
     // the document's own characters.
-    asciiText = undefined;
+    oneByte = undefined;
   }
-  if (asciiText !== undefined) return checkStructure(document, asciiText, scanJsonBytes(bytes));
+  // A value parsed in pieces comes without its text, which only the exact pass reads: then the document's own.
+  if (oneByte !== undefined) return checkStructure(document, "text" in oneByte ? oneByte.text : () => utf8.decode(bytes), scanJsonBytes(bytes));
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -87,9 +88,9 @@ export function startsLikeXml(bytes: Uint8Array): boolean {
 }
 
 /** Well-formed JSON is checked for depth first (a syntax error is reported before it), then for its own findings. */
-function checkStructure(document: unknown, text: string, scan: ByteScan): ParsedBody {
+function checkStructure(document: unknown, text: string | (() => string), scan: ByteScan): ParsedBody {
   if (scan.tooDeep) return { ok: false, error: NESTING_TOO_DEEP };
-  return { ok: true, document, findings: scan.needsTextPass ? textFindings(text) : [] };
+  return { ok: true, document, findings: scan.needsTextPass ? textFindings(typeof text === "string" ? text : text()) : [] };
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence (RFC 3629). */

@@ -11,8 +11,10 @@ interface Instance {
   /** The end of what the module's memory has been written to: the pages a kept instance holds on to. */
   writtenEnd: number;
   scan: (length: number) => number;
-  compact: (from: number, length: number, out: number, scan: number, mostEscaped: number) => number;
+  compact: (from: number, length: number, out: number, scan: number, mostEscaped: number, splitPieceBytes: number) => number;
   compactedScan: WebAssembly.Global;
+  splitTable: number;
+  splitCount: WebAssembly.Global;
   skipContainer: (from: number, length: number) => number;
   lineFeedsBetween: (from: number, to: number) => void;
   continuationBytesBetween: (from: number, to: number) => number;
@@ -97,6 +99,8 @@ function instantiate(module: WebAssembly.Module): Instance {
     scan: exports.scan as Instance["scan"],
     compact: exports.compact as Instance["compact"],
     compactedScan: exports.compacted_scan as WebAssembly.Global,
+    splitTable: (exports.split_table as WebAssembly.Global).value as number,
+    splitCount: exports.split_count as WebAssembly.Global,
     skipContainer: exports.skip_container as Instance["skipContainer"],
     lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
     continuationBytesBetween: exports.continuation_bytes_between as Instance["continuationBytesBetween"],
@@ -242,30 +246,47 @@ function containerEnds(wasm: Instance): Map<number, number> {
   return ends;
 }
 
+/** Split points are recorded in texts whose offsets fit their 29 bits (see record_split in the module). */
+const MOST_SPLIT_TEXT_BYTES = 2 ** 28;
+
 /**
- * `decode` applied to the one-byte text of `bytes`: without the whitespace JSON.parse would skip (see compact in the
- * module) and with each non-ASCII character as a \u escape. Null when the text is better decoded as it is: it is not
- * well-formed UTF-8, a non-ASCII character follows a backslash, or it holds more than `mostEscaped` non-ASCII bytes.
- * Undefined where WebAssembly cannot run.
+ * `use` applied to the one-byte text of `bytes`: without the whitespace JSON.parse would skip (see compact in the
+ * module) and with each non-ASCII character as a \u escape, in the module's memory (valid during the call only). With
+ * `splitPieceBytes`, also the text's split points for pieces of at most that many bytes (see json-pieces.ts), where
+ * they were recorded and the structure scan made on the way found nothing the exact pass must look at (a text it
+ * flags is read whole). Null when the text is
+ * better decoded as it is: it is not well-formed UTF-8, a non-ASCII character follows a backslash, or it holds more
+ * than `mostEscaped` non-ASCII bytes. Undefined where WebAssembly cannot run.
  */
-export function wasmOneByteText<T>(bytes: Uint8Array, mostEscaped: number, decode: (ascii: Uint8Array) => T): T | null | undefined {
+export function wasmOneByteText<T>(
+  bytes: Uint8Array,
+  mostEscaped: number,
+  use: (text: Uint8Array, splits: Int32Array | undefined) => T,
+  splitPieceBytes = 0,
+): T | null | undefined {
   const wasm = instanceFor(bytes);
   const loaded = wasm === undefined ? undefined : load(wasm, bytes);
   if (wasm === undefined || loaded === undefined) return undefined;
-  // The text is written after the document, which stays as it is for the scan and the locator.
-  const textAt = loaded;
-  const mostEnd = textEnd(textAt, bytes.length, mostEscaped);
-  if (!reserve(wasm, mostEnd)) return undefined;
-  // A resident document is scanned on the way, for the scan that follows once JSON.parse has accepted the text.
-  const scanning = residentCopy(wasm, bytes) !== undefined;
-  const textLength = wasm.compact(wasm.documentStart, bytes.length, textAt, scanning ? 1 : 0, mostEscaped);
-  // A declined text was written only in part, but to where is not told.
-  markWritten(wasm, textLength >= 0 ? textAt + textLength : mostEnd);
-  const flags = wasm.compactedScan.value as number;
-  if (scanning && flags >= 0) recordScan(wasm, bytes, byteScan(flags));
-  const text = textLength >= 0 ? decode(new Uint8Array(wasm.memory.buffer, textAt, textLength)) : null;
-  release(wasm);
-  return text;
+  try {
+    // The text is written after the document, which stays as it is for the scan and the locator.
+    const textAt = loaded;
+    const mostEnd = textEnd(textAt, bytes.length, mostEscaped);
+    if (!reserve(wasm, mostEnd)) return undefined;
+    // A resident document is scanned on the way, for the scan that follows once JSON.parse has accepted the text.
+    const scanning = residentCopy(wasm, bytes) !== undefined;
+    const recording = scanning && splitPieceBytes > 0 && mostEnd - textAt < MOST_SPLIT_TEXT_BYTES;
+    const textLength = wasm.compact(wasm.documentStart, bytes.length, textAt, scanning ? 1 : 0, mostEscaped, recording ? splitPieceBytes : 0);
+    // A declined text was written only in part, but to where is not told.
+    markWritten(wasm, textLength >= 0 ? textAt + textLength : mostEnd);
+    const flags = wasm.compactedScan.value as number;
+    if (scanning && flags >= 0) recordScan(wasm, bytes, byteScan(flags));
+    if (textLength < 0) return null;
+    const splitCount = wasm.splitCount.value as number;
+    const splits = recording && flags === 0 && splitCount >= 0 ? new Int32Array(wasm.memory.buffer, wasm.splitTable, splitCount) : undefined;
+    return use(new Uint8Array(wasm.memory.buffer, textAt, textLength), splits);
+  } finally {
+    release(wasm);
+  }
 }
 
 /** Skips containers of one loaded document; `lineFeeds` and `lastLineFeed` describe the last skip. */
