@@ -9,7 +9,7 @@
 /** The longest text parsed as one piece: under V8's 128 KiB for a string on its ordinary heap, with room for a header. */
 export const PIECE_BYTES = 120 * 1024;
 
-// Split point kinds (json-wasm.wat, record_split): bit 0 an object's brace, bit 1 a closing one; 4 a comma.
+// Split point kinds (json-wasm.wat, split_event): bit 0 an object's brace, bit 1 a closing one; 4 a comma.
 const OBJECT = 1;
 const CLOSING = 2;
 const COMMA = 4;
@@ -25,8 +25,8 @@ function notJson(): never {
 }
 
 /**
- * `text` (which is changed while it is read, and left as it was) with `splits`, its split points in order (some): the value
- * of the text. `decode` turns part of the text into a string.
+ * The value of `text` (changed while it is read, and left as it was), given `splits`, its split points in order (at
+ * least one). `decode` turns part of the text into a string.
  */
 export function parseInPieces(text: Uint8Array, splits: Int32Array, decode: (part: Uint8Array) => string): unknown {
   const closings = matchingClosings(splits);

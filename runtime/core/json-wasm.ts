@@ -246,7 +246,7 @@ function containerEnds(wasm: Instance): Map<number, number> {
   return ends;
 }
 
-/** Split points are recorded in texts whose offsets fit their 29 bits (see record_split in the module). */
+/** Split points are recorded in texts whose offsets fit their 29 bits (see split_event in the module). */
 const MOST_SPLIT_TEXT_BYTES = 2 ** 28;
 
 /**
@@ -254,9 +254,9 @@ const MOST_SPLIT_TEXT_BYTES = 2 ** 28;
  * module) and with each non-ASCII character as a \u escape, in the module's memory (valid during the call only). With
  * `splitPieceBytes`, also the text's split points for pieces of at most that many bytes (see json-pieces.ts), where
  * they were recorded and the structure scan made on the way found nothing the exact pass must look at (a text it
- * flags is read whole). Null when the text is
- * better decoded as it is: it is not well-formed UTF-8, a non-ASCII character follows a backslash, or it holds more
- * than `mostEscaped` non-ASCII bytes. Undefined where WebAssembly cannot run.
+ * flags is read whole). Null when the text is better decoded as it is: it is not well-formed UTF-8, a non-ASCII
+ * character follows a backslash, or it holds more than `mostEscaped` non-ASCII bytes. Undefined where WebAssembly
+ * cannot run.
  */
 export function wasmOneByteText<T>(
   bytes: Uint8Array,
