@@ -1,9 +1,10 @@
 ;; The byte-level work on a JSON document that JavaScript would do a byte at a time, run by runtime/core/json-wasm.ts:
 ;; - compact: the one-byte text of runtime/core/json-text.ts, without the whitespace JSON.parse would skip and with
 ;;   each non-ASCII character as \u escapes;
-;; - skip_container: the finding locator's skip (runtime/core/locate.ts) over a container it does not walk into,
-;;   counting the line feeds it passes; line_feeds_between does the counting alone, for a container whose end the scan
-;;   recorded, and continuation_bytes_between the characters before a finding on its line;
+;; - locate: the finding locator's walk (runtime/core/locate.ts) along the requested JSON Pointers, which skips every
+;;   container no finding lies in (skip_container, counting the line feeds it passes; line_feeds_between does the
+;;   counting alone for a container whose end the scan recorded) and counts a finding's column in code points
+;;   (continuation_bytes_between);
 ;; - scan: the structure scan of runtime/core/json-structure.ts for a JSON text JSON.parse has accepted, with the same
 ;;   answers: nesting deeper than 256 levels, and whether the text needs the exact pass (a member name whose
 ;; hash repeats within its object, an escaped name, an object with more names than are tracked, or a \u escape that may
@@ -43,8 +44,8 @@
   ;; The large containers the scan met near the top of the document, as (start, end) document offsets: the locator
   ;; passes them by counting their line feeds instead of skipping them bracket by bracket. 1024 entries of 8 bytes,
   ;; up to 78112, below $document_start.
-  (global $container_table (export "container_table") i32 (i32.const 69920))
-  (global $containers (export "containers") (mut i32) (i32.const 0))
+  (global $container_table i32 (i32.const 69920))
+  (global $containers (mut i32) (i32.const 0))
   (global $container_capacity i32 (i32.const 1024))
   (global $recorded_depth i32 (i32.const 7))
   (global $recorded_bytes i32 (i32.const 2048))
@@ -56,8 +57,8 @@
   (global $flags (mut i32) (i32.const 0))
 
   ;; skip_container results besides its return value: the line feeds it passed, and the document offset of the last.
-  (global $line_feeds (export "line_feeds") (mut i32) (i32.const 0))
-  (global $last_line_feed (export "last_line_feed") (mut i32) (i32.const -1))
+  (global $line_feeds (mut i32) (i32.const 0))
+  (global $last_line_feed (mut i32) (i32.const -1))
 
   (func $hex_digit (param $byte i32) (result i32)
     (if (result i32) (i32.le_u (local.get $byte) (i32.const 0x39))
@@ -235,7 +236,7 @@
   ;; From the bracket or brace that opens a container at document offset $from, the offset just past the one that
   ;; closes it, in a text JSON.parse has accepted; the document's length when the text ends first. Sets $line_feeds and
   ;; $last_line_feed to the line feeds before that offset.
-  (func (export "skip_container") (param $from i32) (param $length i32) (result i32)
+  (func $skip_container (param $from i32) (param $length i32) (result i32)
     (local $end i32)
     (local $chunk i32)
     (local $events i64)
@@ -305,7 +306,7 @@
   ;; Sets $line_feeds and $last_line_feed to the line feeds between document offsets $from and $to, as skip_container
   ;; does for a container it skips (in a text JSON.parse has accepted, a line feed never lies inside a string). Counts
   ;; 64 bytes a step in byte lanes, summed before a lane could overflow; the last line feed is looked for backwards.
-  (func (export "line_feeds_between") (param $from i32) (param $to i32)
+  (func $line_feeds_between (param $from i32) (param $to i32)
     (local $at i32)
     (local $end i32)
     (local $bulk_end i32)
@@ -364,6 +365,330 @@
       (br_if $back (i32.eqz (local.get $mask))))
     (global.set $last_line_feed
       (i32.sub (i32.add (local.get $at) (i32.sub (i32.const 31) (i32.clz (local.get $mask)))) (global.get $document_start))))
+
+  ;; The finding locator's walk (runtime/core/locate.ts, which keeps a JavaScript version of it): follows the tree of
+  ;; the requested JSON Pointers through a text JSON.parse has accepted, walking into a container only where a request
+  ;; lies inside it and skipping everything else (a container the scan recorded by counting its line feeds alone), and
+  ;; places each request at the line and column (in code points) of the value or member name it names. The tree, laid
+  ;; out by the caller at $tree, is of nodes of 40 bytes (offsets below are from $tree): the value's line and column
+  ;; and the name's line and column (0 until placed: the walk writes them); the requests placed at the value and at the
+  ;; name; the children, and their list's offset (12 bytes each: the offset and length of the token's UTF-8 bytes, the
+  ;; child node's offset); the children whose token is an array index, and their list's offset (8 bytes each: the index,
+  ;; the child node's offset; ascending). The root is the node at offset 0.
+  (global $walk_tree (mut i32) (i32.const 0))
+  (global $walk_end (mut i32) (i32.const 0))
+  (global $walk_line (mut i32) (i32.const 0))
+  (global $walk_line_start (mut i32) (i32.const 0))
+  ;; The column of $walk_counted_to, on the line that starts at $walk_counted_line_start (see $walk_place).
+  (global $walk_counted_line_start (mut i32) (i32.const 0))
+  (global $walk_counted_to (mut i32) (i32.const 0))
+  (global $walk_column (mut i32) (i32.const 0))
+  (global $walk_unplaced (mut i32) (i32.const 0))
+  ;; The hash table of the recorded containers' ends by their starts (0: none), and its mask of slots.
+  (global $walk_ends (mut i32) (i32.const 0))
+  (global $walk_ends_mask (mut i32) (i32.const 0))
+  ;; The node of the member or element $walk_member entered (0 when no request lies at or below it).
+  (global $walk_member_node (mut i32) (i32.const 0))
+
+  ;; Walks the document of $length bytes with the tree at $tree (see above), a stack of 16 bytes for each container
+  ;; the walk can be inside of at once at $stack and, unless $ends is 0, 16 KiB at $ends for a hash table of the
+  ;; containers the structure scan recorded. Places requests until $unplaced of them are placed or the text ends; $bom
+  ;; is the length of the byte-order mark, which no column counts. Returns 1, having placed only some, when a member
+  ;; name with an escape lies in an object the walk enters: the JavaScript scan compares such names decoded.
+  (func (export "locate") (param $length i32) (param $tree i32) (param $stack i32) (param $ends i32) (param $bom i32)
+    (param $unplaced i32) (result i32)
+    (local $at i32)
+    (local $node i32)
+    (local $top i32)
+    (local $byte i32)
+    (local $is_array i32)
+    (global.set $walk_tree (local.get $tree))
+    (global.set $walk_end (i32.add (global.get $document_start) (local.get $length)))
+    (global.set $walk_line (i32.const 1))
+    (global.set $walk_line_start (i32.add (global.get $document_start) (local.get $bom)))
+    (global.set $walk_counted_line_start (i32.const -1))
+    (global.set $walk_unplaced (local.get $unplaced))
+    (global.set $walk_ends (local.get $ends))
+    (if (local.get $ends) (then (call $index_container_ends)))
+    (local.set $at (call $walk_whitespace (global.get $walk_line_start)))
+    (local.set $node (local.get $tree))
+    (local.set $top (local.get $stack))
+    (loop $value
+      ;; At the start of a value; $node is the tree's node for it when a request lies at or below it.
+      (if (local.get $node)
+        (then (call $walk_place (local.get $node) (i32.const 0) (i32.load offset=16 (local.get $node)) (local.get $at))))
+      (if (i32.eqz (global.get $walk_unplaced)) (then (return (i32.const 0))))
+      (local.set $byte (i32.load8_u (local.get $at)))
+      (block $skip
+        (block $entered
+          (br_if $entered (i32.eqz (local.get $node)))
+          (br_if $entered (i32.eqz (i32.load offset=24 (local.get $node))))
+          (local.set $is_array (i32.eq (local.get $byte) (i32.const 0x5b)))
+          (br_if $entered (i32.eqz (i32.or (local.get $is_array) (i32.eq (local.get $byte) (i32.const 0x7b)))))
+          (local.set $at (call $walk_whitespace (i32.add (local.get $at) (i32.const 1))))
+          ;; An empty container: nothing to walk into. Its closing bracket is ] or } (the opening one plus 2).
+          (if (i32.eq (i32.load8_u (local.get $at)) (i32.add (local.get $byte) (i32.const 2)))
+            (then
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))
+              (br $skip)))
+          (i32.store (local.get $top) (local.get $node))
+          (i32.store offset=4 (local.get $top) (local.get $is_array))
+          (i64.store offset=8 (local.get $top) (i64.const 0)) ;; the member's index and the cursor in the index list
+          (local.set $top (i32.add (local.get $top) (i32.const 16)))
+          (local.set $at (call $walk_member (local.get $at) (i32.sub (local.get $top) (i32.const 16))))
+          (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 1))))
+          (local.set $node (global.get $walk_member_node))
+          (br $value))
+        (local.set $at (call $walk_skip_value (local.get $at))))
+      ;; After a value: close containers until one continues with another member.
+      (loop $after
+        (local.set $at (call $walk_whitespace (local.get $at)))
+        (if (i32.eq (local.get $top) (local.get $stack)) (then (return (i32.const 0))))
+        (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x2c))
+          (then
+            (i32.store offset=8 (i32.sub (local.get $top) (i32.const 16))
+              (i32.add (i32.load offset=8 (i32.sub (local.get $top) (i32.const 16))) (i32.const 1)))
+            (local.set $at
+              (call $walk_member
+                (call $walk_whitespace (i32.add (local.get $at) (i32.const 1)))
+                (i32.sub (local.get $top) (i32.const 16))))
+            (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 1))))
+            (local.set $node (global.get $walk_member_node))
+            (br $value)))
+        (local.set $top (i32.sub (local.get $top) (i32.const 16)))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $after)))
+    (unreachable))
+
+  ;; Past whitespace from $at, counting lines, up to the document's end.
+  (func $walk_whitespace (param $at i32) (result i32)
+    (local $byte i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (global.get $walk_end)))
+        (local.set $byte (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $byte) (i32.const 0x0a))
+          (then
+            (global.set $walk_line (i32.add (global.get $walk_line) (i32.const 1)))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (global.set $walk_line_start (local.get $at))
+            (br $next)))
+        (br_if $done
+          (i32.and (i32.ne (local.get $byte) (i32.const 0x20))
+            (i32.and (i32.ne (local.get $byte) (i32.const 0x0d)) (i32.ne (local.get $byte) (i32.const 0x09)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (local.get $at))
+
+  ;; Places the $count requests of $node's value ($field 0) or name ($field 8) at $at, which lies on the current line.
+  ;; Columns are counted on from the last place on the same line (the walk only moves forward), so the findings of a
+  ;; minified document, all on one line, cost one pass over it rather than one each.
+  (func $walk_place (param $node i32) (param $field i32) (param $count i32) (param $at i32)
+    (local $place i32)
+    (if (i32.eqz (local.get $count)) (then (return)))
+    (if (i32.ne (global.get $walk_counted_line_start) (global.get $walk_line_start))
+      (then
+        (global.set $walk_counted_line_start (global.get $walk_line_start))
+        (global.set $walk_counted_to (global.get $walk_line_start))
+        (global.set $walk_column (i32.const 1))))
+    ;; Code points are the bytes that are not UTF-8 continuation bytes.
+    (global.set $walk_column
+      (i32.add (global.get $walk_column)
+        (i32.sub (i32.sub (local.get $at) (global.get $walk_counted_to))
+          (call $continuation_bytes_between
+            (i32.sub (global.get $walk_counted_to) (global.get $document_start))
+            (i32.sub (local.get $at) (global.get $document_start))))))
+    (global.set $walk_counted_to (local.get $at))
+    (local.set $place (i32.add (local.get $node) (local.get $field)))
+    (i32.store (local.get $place) (global.get $walk_line))
+    (i32.store offset=4 (local.get $place) (global.get $walk_column))
+    (global.set $walk_unplaced (i32.sub (global.get $walk_unplaced) (local.get $count))))
+
+  ;; Reads the start of the member or element at $at of the container whose stack frame is at $frame; sets
+  ;; $walk_member_node and returns where its value starts, or -1 for a member name with an escape.
+  (func $walk_member (param $at i32) (param $frame i32) (result i32)
+    (local $node i32)
+    (local $list i32)
+    (local $count i32)
+    (local $cursor i32)
+    (local $index i32)
+    (local $name_end i32)
+    (local $name_length i32)
+    (local $child i32)
+    (local $k i32)
+    (local.set $node (i32.load (local.get $frame)))
+    (if (i32.load offset=4 (local.get $frame))
+      (then
+        ;; Elements come in order: the cursor moves along the node's ascending index list.
+        (local.set $list (i32.add (global.get $walk_tree) (i32.load offset=36 (local.get $node))))
+        (local.set $count (i32.load offset=32 (local.get $node)))
+        (local.set $index (i32.load offset=8 (local.get $frame)))
+        (local.set $cursor (i32.load offset=12 (local.get $frame)))
+        (block $found
+          (loop $next
+            (br_if $found (i32.ge_u (local.get $cursor) (local.get $count)))
+            (br_if $found (i32.ge_u (i32.load (i32.add (local.get $list) (i32.shl (local.get $cursor) (i32.const 3)))) (local.get $index)))
+            (local.set $cursor (i32.add (local.get $cursor) (i32.const 1)))
+            (br $next)))
+        (i32.store offset=12 (local.get $frame) (local.get $cursor))
+        (global.set $walk_member_node (i32.const 0))
+        (if (i32.lt_u (local.get $cursor) (local.get $count))
+          (then
+            (if (i32.eq (i32.load (i32.add (local.get $list) (i32.shl (local.get $cursor) (i32.const 3)))) (local.get $index))
+              (then
+                (global.set $walk_member_node
+                  (i32.add (global.get $walk_tree)
+                    (i32.load offset=4 (i32.add (local.get $list) (i32.shl (local.get $cursor) (i32.const 3))))))))))
+        (return (local.get $at))))
+    (local.set $name_end (call $walk_name_end (i32.add (local.get $at) (i32.const 1))))
+    (if (i32.lt_s (local.get $name_end) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $name_length (i32.sub (local.get $name_end) (i32.add (local.get $at) (i32.const 1))))
+    ;; The child whose token's bytes are the name's (a name without escapes is its characters' UTF-8 bytes).
+    (local.set $list (i32.add (global.get $walk_tree) (i32.load offset=28 (local.get $node))))
+    (local.set $count (i32.load offset=24 (local.get $node)))
+    (global.set $walk_member_node (i32.const 0))
+    (block $found
+      (loop $children
+        (br_if $found (i32.eqz (local.get $count)))
+        (if (i32.eq (i32.load offset=4 (local.get $list)) (local.get $name_length))
+          (then
+            (local.set $child (i32.add (global.get $walk_tree) (i32.load (local.get $list))))
+            (local.set $k (i32.const 0))
+            (block $differs
+              (loop $bytes
+                (if (i32.ge_u (local.get $k) (local.get $name_length))
+                  (then
+                    (global.set $walk_member_node (i32.add (global.get $walk_tree) (i32.load offset=8 (local.get $list))))
+                    (br $found)))
+                (br_if $differs
+                  (i32.ne
+                    (i32.load8_u (i32.add (local.get $child) (local.get $k)))
+                    (i32.load8_u (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $k)))))
+                (local.set $k (i32.add (local.get $k) (i32.const 1)))
+                (br $bytes)))))
+        (local.set $list (i32.add (local.get $list) (i32.const 12)))
+        (local.set $count (i32.sub (local.get $count) (i32.const 1)))
+        (br $children)))
+    (if (global.get $walk_member_node)
+      (then
+        (call $walk_place (global.get $walk_member_node) (i32.const 8)
+          (i32.load offset=20 (global.get $walk_member_node)) (local.get $at))))
+    ;; Past the name, the colon and the whitespace around it.
+    (call $walk_whitespace
+      (i32.add (call $walk_whitespace (i32.add (local.get $name_end) (i32.const 1))) (i32.const 1))))
+
+  ;; The closing quote of the member name whose characters start at $at, or -1 when a backslash comes first (the
+  ;; document's end when neither does).
+  (func $walk_name_end (param $at i32) (result i32)
+    (local $byte i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (global.get $walk_end)))
+        (local.set $byte (i32.load8_u (local.get $at)))
+        (br_if $done (i32.eq (local.get $byte) (i32.const 0x22)))
+        (if (i32.eq (local.get $byte) (i32.const 0x5c)) (then (return (i32.const -1))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (local.get $at))
+
+  ;; Past the value at $at, counting the lines of a container.
+  (func $walk_skip_value (param $at i32) (result i32)
+    (local $byte i32)
+    (local $from i32)
+    (local $end i32)
+    (local.set $byte (i32.load8_u (local.get $at)))
+    (if (i32.eq (local.get $byte) (i32.const 0x22))
+      (then (return (i32.add (call $string_end (i32.add (local.get $at) (i32.const 1)) (global.get $walk_end)) (i32.const 1)))))
+    (if (i32.eq (i32.and (local.get $byte) (i32.const 0xdf)) (i32.const 0x5b))
+      (then
+        (local.set $from (i32.sub (local.get $at) (global.get $document_start)))
+        (local.set $end (call $recorded_end (local.get $from)))
+        (if (i32.ge_s (local.get $end) (i32.const 0))
+          (then (call $line_feeds_between (local.get $from) (local.get $end)))
+          (else
+            (local.set $end
+              (call $skip_container (local.get $from) (i32.sub (global.get $walk_end) (global.get $document_start))))))
+        (if (global.get $line_feeds)
+          (then
+            (global.set $walk_line (i32.add (global.get $walk_line) (global.get $line_feeds)))
+            (global.set $walk_line_start
+              (i32.add (global.get $document_start) (i32.add (global.get $last_line_feed) (i32.const 1))))))
+        (return (i32.add (global.get $document_start) (local.get $end)))))
+    ;; A number, true, false or null.
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (global.get $walk_end)))
+        (local.set $byte (i32.load8_u (local.get $at)))
+        (br_if $done
+          (i32.or
+            (i32.or (i32.eq (local.get $byte) (i32.const 0x2c)) (i32.eq (i32.and (local.get $byte) (i32.const 0xdf)) (i32.const 0x5d)))
+            (i32.or
+              (i32.or (i32.eq (local.get $byte) (i32.const 0x20)) (i32.eq (local.get $byte) (i32.const 0x0a)))
+              (i32.or (i32.eq (local.get $byte) (i32.const 0x0d)) (i32.eq (local.get $byte) (i32.const 0x09))))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (local.get $at))
+
+  ;; Puts the recorded containers (see $record_container) in the hash table at $walk_ends: (start + 1, end) by start,
+  ;; in the fewest slots, a power of two, at least twice as many as the containers.
+  (func $index_container_ends
+    (local $slots i32)
+    (local $at i32)
+    (local $entry i32)
+    (local $slot i32)
+    (local.set $slots (i32.const 16))
+    (loop $grow
+      (if (i32.lt_u (local.get $slots) (i32.shl (global.get $containers) (i32.const 1)))
+        (then
+          (local.set $slots (i32.shl (local.get $slots) (i32.const 1)))
+          (br $grow))))
+    (global.set $walk_ends_mask (i32.sub (local.get $slots) (i32.const 1)))
+    (local.set $at (global.get $walk_ends))
+    (loop $clear
+      (v128.store (local.get $at) (v128.const i64x2 0 0))
+      (local.set $at (i32.add (local.get $at) (i32.const 16)))
+      (br_if $clear (i32.lt_u (local.get $at) (i32.add (global.get $walk_ends) (i32.shl (local.get $slots) (i32.const 3))))))
+    (local.set $entry (global.get $container_table))
+    (local.set $at (i32.add (global.get $container_table) (i32.shl (global.get $containers) (i32.const 3))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $entry) (local.get $at)))
+        (local.set $slot (call $ends_slot (i32.load (local.get $entry))))
+        (loop $probe
+          (if (i32.load (local.get $slot))
+            (then
+              (local.set $slot (call $next_ends_slot (local.get $slot)))
+              (br $probe))))
+        (i32.store (local.get $slot) (i32.add (i32.load (local.get $entry)) (i32.const 1)))
+        (i32.store offset=4 (local.get $slot) (i32.load offset=4 (local.get $entry)))
+        (local.set $entry (i32.add (local.get $entry) (i32.const 8)))
+        (br $next))))
+
+  ;; The slot a container starting at document offset $start hashes to (Fibonacci hashing).
+  (func $ends_slot (param $start i32) (result i32)
+    (i32.add (global.get $walk_ends)
+      (i32.shl
+        (i32.and (i32.shr_u (i32.mul (local.get $start) (i32.const 0x9e3779b1)) (i32.const 16)) (global.get $walk_ends_mask))
+        (i32.const 3))))
+
+  (func $next_ends_slot (param $slot i32) (result i32)
+    (i32.add (global.get $walk_ends)
+      (i32.and (i32.add (i32.sub (local.get $slot) (global.get $walk_ends)) (i32.const 8)) (i32.shl (global.get $walk_ends_mask) (i32.const 3)))))
+
+  ;; The recorded end of the container starting at document offset $start, or -1.
+  (func $recorded_end (param $start i32) (result i32)
+    (local $slot i32)
+    (local $key i32)
+    (if (i32.eqz (global.get $walk_ends)) (then (return (i32.const -1))))
+    (local.set $slot (call $ends_slot (local.get $start)))
+    (loop $probe
+      (local.set $key (i32.load (local.get $slot)))
+      (if (i32.eqz (local.get $key)) (then (return (i32.const -1))))
+      (if (i32.eq (local.get $key) (i32.add (local.get $start) (i32.const 1)))
+        (then (return (i32.load offset=4 (local.get $slot)))))
+      (local.set $slot (call $next_ends_slot (local.get $slot)))
+      (br $probe))
+    (unreachable))
 
   ;; The structure scan. Acts on member names, commas, brackets, braces and escaped u's (a \u escape to look at), in
   ;; document order, so that the answer is the same as reading the bytes one by one. compact runs the same scan on the
@@ -623,7 +948,7 @@
 
   ;; UTF-8 continuation bytes (10xxxxxx) from document offset $from to $to: the locator's columns count code points,
   ;; the bytes that are not continuation bytes, and a minified document's line is the whole document.
-  (func (export "continuation_bytes_between") (param $from i32) (param $to i32) (result i32)
+  (func $continuation_bytes_between (param $from i32) (param $to i32) (result i32)
     (local $at i32)
     (local $end i32)
     (local $count i32)

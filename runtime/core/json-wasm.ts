@@ -1,7 +1,8 @@
 // The byte-level JSON work compiled to WebAssembly (compiler/json-wasm/json-wasm.wat): escaping non-ASCII characters
-// for json-text.ts, the structure scan of json-structure.ts and the container skip of locate.ts, with the same results as their JavaScript versions,
-// several times faster warm and at full speed from the first call in a cold process. Where WebAssembly or its SIMD
-// instructions are unavailable (or a content security policy forbids compiling it), callers use the JavaScript.
+// for json-text.ts, the structure scan of json-structure.ts and the finding locator's walk of locate.ts, with the same
+// results as their JavaScript versions, several times faster warm and at full speed from the first call in a cold
+// process. Where WebAssembly or its SIMD instructions are unavailable (or a content security policy forbids compiling
+// it), callers use the JavaScript.
 import { JSON_WASM_BASE64 } from "#generated/json-wasm.js";
 import type { ByteScan } from "./json-structure.js";
 
@@ -15,13 +16,7 @@ interface Instance {
   compactedScan: WebAssembly.Global;
   splitTable: number;
   splitCount: WebAssembly.Global;
-  skipContainer: (from: number, length: number) => number;
-  lineFeedsBetween: (from: number, to: number) => void;
-  continuationBytesBetween: (from: number, to: number) => number;
-  lineFeeds: WebAssembly.Global;
-  lastLineFeed: WebAssembly.Global;
-  containerTable: number;
-  containers: WebAssembly.Global;
+  locate: (length: number, tree: number, stack: number, ends: number, byteOrderMark: number, unplaced: number) => number;
 }
 
 const TOO_DEEP = 1;
@@ -101,13 +96,7 @@ function instantiate(module: WebAssembly.Module): Instance {
     compactedScan: exports.compacted_scan as WebAssembly.Global,
     splitTable: (exports.split_table as WebAssembly.Global).value as number,
     splitCount: exports.split_count as WebAssembly.Global,
-    skipContainer: exports.skip_container as Instance["skipContainer"],
-    lineFeedsBetween: exports.line_feeds_between as Instance["lineFeedsBetween"],
-    continuationBytesBetween: exports.continuation_bytes_between as Instance["continuationBytesBetween"],
-    lineFeeds: exports.line_feeds as WebAssembly.Global,
-    lastLineFeed: exports.last_line_feed as WebAssembly.Global,
-    containerTable: (exports.container_table as WebAssembly.Global).value as number,
-    containers: exports.containers as WebAssembly.Global,
+    locate: exports.locate as Instance["locate"],
   };
 }
 
@@ -238,14 +227,6 @@ function recordScan(wasm: Instance, bytes: Uint8Array, scan: ByteScan): void {
   if (copy !== undefined) copy.scan = scan;
 }
 
-/** The end of each large container the last scan recorded, by its start. */
-function containerEnds(wasm: Instance): Map<number, number> {
-  const table = new Int32Array(wasm.memory.buffer, wasm.containerTable, 2 * (wasm.containers.value as number));
-  const ends = new Map<number, number>();
-  for (let i = 0; i < table.length; i += 2) ends.set(table[i]!, table[i + 1]!);
-  return ends;
-}
-
 /** Split points are recorded in texts whose offsets fit their 29 bits (see split_event in the module). */
 const MOST_SPLIT_TEXT_BYTES = 2 ** 28;
 
@@ -289,44 +270,33 @@ export function wasmOneByteText<T>(
   }
 }
 
-/** Skips containers of one loaded document; `lineFeeds` and `lastLineFeed` describe the last skip. */
-export interface ContainerSkipper {
-  /** From the bracket or brace at byte offset `from`, the offset just past the one that closes it. */
-  skip(from: number): number;
-  /** Line feeds the last skip passed, and the byte offset of the last of them (-1 when none). */
-  readonly lineFeeds: number;
-  readonly lastLineFeed: number;
-  /** Code points (bytes that are not UTF-8 continuation bytes) from byte offset `from` to `to`. */
-  codePointsBetween(from: number, to: number): number;
-}
+/** Bytes of the stack frame of each container the locator's walk is inside of, and of the hash table of recorded ends. */
+const WALK_FRAME_BYTES = 16;
+const WALK_ENDS_BYTES = 16 * 1024;
 
 /**
- * Lends `use` a container skipper over `bytes` (a text JSON.parse has accepted), or undefined where WebAssembly cannot
- * run; the skipper is valid only during the call, as the module's memory holds one document at a time.
+ * The finding locator's walk (see locate in the module) over `bytes`, a text JSON.parse has accepted: `tree` is the
+ * tree of the requested pointers as locate.ts lays it out, `depth` its depth, and the walk ends once `unplaced`
+ * requests are placed. Returns `read` applied to the tree as the walk left it (its nodes hold the positions), or
+ * undefined where WebAssembly cannot run, where the memory cannot hold the tree, and when the walk met a member name
+ * with an escape, which the JavaScript scan compares decoded. Where the resident copy's structure scan recorded the
+ * large containers, the walk passes them by counting their line feeds alone.
  */
-export function withWasmContainerSkipper<T>(bytes: Uint8Array, use: (skipper: ContainerSkipper | undefined) => T): T {
+export function wasmLocate<T>(bytes: Uint8Array, tree: Uint8Array, depth: number, byteOrderMark: number, unplaced: number, read: (walked: Int32Array) => T): T | undefined {
   const wasm = instanceFor(bytes);
-  if (wasm === undefined || load(wasm, bytes) === undefined) return use(undefined);
-  const { skipContainer, lineFeedsBetween, continuationBytesBetween, lineFeeds, lastLineFeed } = wasm;
-  const length = bytes.length;
-  // Where the scan of this copy recorded a container's end, only its line feeds are counted.
-  const ends = residentCopy(wasm, bytes)?.scan !== undefined ? containerEnds(wasm) : undefined;
+  if (wasm === undefined) return undefined;
   try {
-    return use({
-      skip: (from) => {
-        const end = ends?.get(from);
-        if (end === undefined) return skipContainer(from, length);
-        lineFeedsBetween(from, end);
-        return end;
-      },
-      get lineFeeds() {
-        return lineFeeds.value as number;
-      },
-      get lastLineFeed() {
-        return lastLineFeed.value as number;
-      },
-      codePointsBetween: (from, to) => to - from - continuationBytesBetween(from, to),
-    });
+    const documentEnd = load(wasm, bytes);
+    if (documentEnd === undefined) return undefined;
+    const treeAt = documentEnd + 15 - ((documentEnd + 15) % 16);
+    const stackAt = treeAt + tree.length;
+    const endsAt = residentCopy(wasm, bytes)?.scan !== undefined ? stackAt + WALK_FRAME_BYTES * depth : 0;
+    const end = endsAt !== 0 ? endsAt + WALK_ENDS_BYTES : stackAt + WALK_FRAME_BYTES * depth;
+    if (!reserve(wasm, end)) return undefined;
+    markWritten(wasm, end);
+    new Uint8Array(wasm.memory.buffer, treeAt, tree.length).set(tree);
+    if (wasm.locate(bytes.length, treeAt, stackAt, endsAt, byteOrderMark, unplaced) !== 0) return undefined;
+    return read(new Int32Array(wasm.memory.buffer, treeAt, tree.length >> 2));
   } finally {
     release(wasm);
   }

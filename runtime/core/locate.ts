@@ -1,10 +1,11 @@
 // Places findings in the submitted text: the line and column of what each finding's JSON Pointer names. It runs only
 // for documents with findings, as one pass over the original UTF-8 bytes for all of a document's findings (the core
 // parses an escaped copy of the text, whose offsets differ), and it walks into a container only when a finding lies
-// inside it: everything else is skipped bracket by bracket.
+// inside it: everything else is skipped bracket by bracket. The walk runs in WebAssembly (locate in json-wasm.wat)
+// where it can, and here otherwise.
 import type { ValidationIssue } from "./report.js";
 import { unescapeToken } from "./json-pointer.js";
-import { withWasmContainerSkipper, type ContainerSkipper } from "./json-wasm.js";
+import { wasmLocate } from "./json-wasm.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, LINE_FEED, OPEN_ARRAY, OPEN_OBJECT, QUOTE, byteOrderMarkLength } from "./json-bytes.js";
 
 export interface SourcePosition {
@@ -51,15 +52,20 @@ export function withLocations(issues: readonly ValidationIssue[], locate: Locato
 
 /** The requested pointers as a tree of reference tokens, so the scan follows only the branches that hold a finding. */
 interface PointerNode {
-  children: Map<string, PointerNode> | undefined;
-  /** The children whose token is ASCII without a backslash: a member name naming one is the token's own bytes. */
-  plainChildren: { name: string; node: PointerNode }[];
+  /** The children's reference tokens and nodes, in the order first requested. */
+  tokens: string[];
+  children: PointerNode[];
+  /** The children by token, once there are more than a few. */
+  byToken: Map<string, PointerNode> | undefined;
   /** Indices of the requests placed at this node's value, then at its member name. */
   atValue: number[];
   atName: number[];
 }
 
-const newNode = (): PointerNode => ({ children: undefined, plainChildren: [], atValue: [], atName: [] });
+const newNode = (): PointerNode => ({ tokens: [], children: [], byToken: undefined, atValue: [], atName: [] });
+
+/** Children past this many are looked up by token in a map rather than in the list. */
+const LISTED_CHILDREN = 8;
 
 /** A JSON Pointer's token separator. */
 const SLASH = 0x2f;
@@ -72,10 +78,10 @@ function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode;
   let previous = "";
   const ends: number[] = [];
   const nodes: PointerNode[] = [];
-  requests.forEach((request, index) => {
-    const { pointer } = request;
-    if (pointer !== "" && pointer.charCodeAt(0) !== SLASH) return;
-    if (request.target === "name" && pointer === "") return;
+  for (let index = 0; index < requests.length; index++) {
+    const { pointer, target } = requests[index]!;
+    if (pointer !== "" && pointer.charCodeAt(0) !== SLASH) continue;
+    if (target === "name" && pointer === "") continue;
     let shared = 0;
     while (shared < pointer.length && pointer.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
     let kept = 0;
@@ -92,20 +98,27 @@ function pointerTree(requests: readonly LocationRequest[]): { root: PointerNode;
       start = end + 1;
     }
     previous = pointer;
-    (request.target === "name" ? node.atName : node.atValue).push(index);
+    (target === "name" ? node.atName : node.atValue).push(index);
     placeable++;
-  });
+  }
   return { root, placeable };
 }
 
 function childFor(node: PointerNode, token: string): PointerNode {
-  node.children ??= new Map();
-  let child = node.children.get(token);
-  if (child === undefined) {
-    node.children.set(token, (child = newNode()));
-    if (/^[\x00-\x5b\x5d-\x7f]*$/.test(token)) node.plainChildren.push({ name: token, node: child });
-  }
+  const found = childOf(node, token);
+  if (found !== undefined) return found;
+  const child = newNode();
+  node.tokens.push(token);
+  node.children.push(child);
+  if (node.byToken !== undefined) node.byToken.set(token, child);
+  else if (node.tokens.length > LISTED_CHILDREN) node.byToken = new Map(node.tokens.map((name, i) => [name, node.children[i]!]));
   return child;
+}
+
+function childOf(node: PointerNode, token: string): PointerNode | undefined {
+  if (node.byToken !== undefined) return node.byToken.get(token);
+  const i = node.tokens.indexOf(token);
+  return i < 0 ? undefined : node.children[i];
 }
 
 const isWhitespace = (b: number): boolean => b === 0x20 || b === LINE_FEED || b === 0x0d || b === 0x09;
@@ -124,25 +137,150 @@ interface Frame {
  * of at the end of the text: reports list their findings in document order, so the scan stops at the last reported.
  */
 export function jsonLocator(bytes: Uint8Array, namesRepeat = true): Locator {
-  return (requests) => withWasmContainerSkipper(bytes, (skipper) => locate(bytes, requests, namesRepeat, skipper));
+  return (requests) => locate(bytes, requests, namesRepeat, true);
 }
 
 /** The same without WebAssembly, as where it cannot run. */
 export function jsonLocatorInJs(bytes: Uint8Array, namesRepeat = true): Locator {
-  return (requests) => locate(bytes, requests, namesRepeat, undefined);
+  return (requests) => locate(bytes, requests, namesRepeat, false);
 }
 
-function locate(bytes: Uint8Array, requests: readonly LocationRequest[], namesRepeat: boolean, skipper: ContainerSkipper | undefined): (SourcePosition | undefined)[] {
+function locate(bytes: Uint8Array, requests: readonly LocationRequest[], namesRepeat: boolean, inWasm: boolean): (SourcePosition | undefined)[] {
   const positions: (SourcePosition | undefined)[] = new Array(requests.length).fill(undefined);
   const { root, placeable } = pointerTree(requests);
-  new JsonScan(bytes, positions, skipper).run(root, namesRepeat ? Number.POSITIVE_INFINITY : placeable);
+  const unplaced = namesRepeat ? Number.POSITIVE_INFINITY : placeable;
+  if (!inWasm || !walkInWasm(bytes, root, unplaced, positions)) new JsonScan(bytes, positions).run(root, unplaced);
   return positions;
 }
 
-// The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
+// --- The WebAssembly walk ----------------------------------------------------------------------------------------------
 
-/** Below this many bytes, counting a column in JavaScript costs less than the call into WebAssembly. */
-const WASM_COUNTED_BYTES = 256;
+/** The sizes of a node of the tree the walk follows, of a child's entry and of an array index's (see json-wasm.wat). */
+const NODE_BYTES = 40;
+const CHILD_BYTES = 12;
+const INDEX_BYTES = 8;
+const LONE_SURROGATE = /\p{Cs}/u;
+const NEVER_MATCHED = -1;
+const encoder = new TextEncoder();
+
+/**
+ * Places the requests with the WebAssembly walk: the pointer tree laid out as json-wasm.wat's locate reads it, nodes in
+ * breadth-first order (the root first), then the children's entries, the array indices' entries and the tokens' UTF-8
+ * bytes. False where the walk cannot run or gave up (a member name with an escape), with nothing placed.
+ */
+function walkInWasm(bytes: Uint8Array, root: PointerNode, unplaced: number, positions: (SourcePosition | undefined)[]): boolean {
+  const nodes: PointerNode[] = [root];
+  const depths = [0];
+  let depth = 0;
+  let childEntries = 0;
+  let mostTokenBytes = 0;
+  for (let n = 0; n < nodes.length; n++) {
+    const { tokens, children } = nodes[n]!;
+    if (tokens.length === 0) continue;
+    depth = Math.max(depth, depths[n]! + 1);
+    for (let c = 0; c < tokens.length; c++) {
+      nodes.push(children[c]!);
+      depths.push(depths[n]! + 1);
+      mostTokenBytes += 3 * tokens[c]!.length;
+    }
+    childEntries += tokens.length;
+  }
+  // Room for an index entry per child: at most that many tokens are array indices.
+  const tokensAt = NODE_BYTES * nodes.length + (CHILD_BYTES + INDEX_BYTES) * childEntries;
+  const tree = new Uint8Array((tokensAt + mostTokenBytes + 15) & ~15);
+  const words = new Int32Array(tree.buffer);
+  let childWord = (NODE_BYTES * nodes.length) >> 2;
+  let indexWord = childWord + ((CHILD_BYTES * childEntries) >> 2);
+  let tokenAt = tokensAt;
+  // Children are numbered in the order the loop above listed them.
+  let nextNode = 1;
+  for (let n = 0; n < nodes.length; n++) {
+    const { tokens, atValue, atName } = nodes[n]!;
+    const word = (n * NODE_BYTES) >> 2;
+    words[word + 4] = atValue.length;
+    words[word + 5] = atName.length;
+    if (tokens.length === 0) continue;
+    words[word + 6] = tokens.length;
+    words[word + 7] = childWord << 2;
+    words[word + 9] = indexWord << 2;
+    const firstIndexWord = indexWord;
+    for (const token of tokens) {
+      const at = NODE_BYTES * nextNode++;
+      const length = writeToken(token, tree, tokenAt);
+      words[childWord] = tokenAt;
+      words[childWord + 1] = length;
+      words[childWord + 2] = at;
+      childWord += CHILD_BYTES >> 2;
+      if (length > 0) tokenAt += length;
+      const index = arrayIndex(token);
+      if (index >= 0) {
+        words[indexWord] = index;
+        words[indexWord + 1] = at;
+        indexWord += INDEX_BYTES >> 2;
+      }
+    }
+    words[word + 8] = (indexWord - firstIndexWord) / (INDEX_BYTES >> 2);
+    sortIndexEntries(words, firstIndexWord, indexWord);
+  }
+  const placed = wasmLocate(bytes, tree, depth, byteOrderMarkLength(bytes), Math.min(unplaced, MOST_UNPLACED), (walked) => {
+    for (let n = 0; n < nodes.length; n++) {
+      const { atValue, atName } = nodes[n]!;
+      const word = (n * NODE_BYTES) >> 2;
+      if (walked[word] !== 0) for (const request of atValue) positions[request] = { line: walked[word]!, column: walked[word + 1]! };
+      if (walked[word + 2] !== 0) for (const request of atName) positions[request] = { line: walked[word + 2]!, column: walked[word + 3]! };
+    }
+    return true;
+  });
+  return placed === true;
+}
+
+/**
+ * Writes the token's UTF-8 bytes at `at`; returns their length, or NEVER_MATCHED (nothing written) for a token with a
+ * lone surrogate, which names no member of a well-formed text. ASCII, most tokens, is copied a character a byte.
+ */
+function writeToken(token: string, tree: Uint8Array, at: number): number {
+  for (let k = 0; k < token.length; k++) {
+    const code = token.charCodeAt(k);
+    if (code >= 0x80) return LONE_SURROGATE.test(token) ? NEVER_MATCHED : encoder.encodeInto(token, tree.subarray(at)).written;
+    tree[at + k] = code;
+  }
+  return token.length;
+}
+
+/** The array index a token names (a canonical decimal below 10^9: an array that long would not fit), or -1. */
+function arrayIndex(token: string): number {
+  const length = token.length;
+  if (length === 0 || length > 9 || (length > 1 && token.charCodeAt(0) === 0x30)) return -1;
+  let index = 0;
+  for (let k = 0; k < length; k++) {
+    const digit = token.charCodeAt(k) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    index = 10 * index + digit;
+  }
+  return index;
+}
+
+/** Sorts the (index, node) entries between two words by index: findings come in document order, so mostly a check. */
+function sortIndexEntries(words: Int32Array, from: number, to: number): void {
+  for (let k = from + 2; k < to; k += 2) {
+    const index = words[k]!;
+    const at = words[k + 1]!;
+    let j = k;
+    for (; j > from && words[j - 2]! > index; j -= 2) {
+      words[j] = words[j - 2]!;
+      words[j + 1] = words[j - 1]!;
+    }
+    words[j] = index;
+    words[j + 1] = at;
+  }
+}
+
+/** The walk counts placements down from at most this (a text whose names repeat is walked to its end). */
+const MOST_UNPLACED = 0x7fffffff;
+
+// --- The JavaScript walk ---------------------------------------------------------------------------------------------
+
+// The scan trusts the text to be JSON (JSON.parse accepted it) but still ends at the end of the bytes, whatever they hold.
 
 /** 1 for the bytes that matter while skipping a container: quotes, brackets, braces and line feeds. */
 const CONTAINER_BYTES = new Uint8Array(256);
@@ -165,8 +303,6 @@ class JsonScan {
   constructor(
     private readonly bytes: Uint8Array,
     private readonly positions: (SourcePosition | undefined)[],
-    /** Skips the containers the scan does not walk into, where WebAssembly runs (most of the text, most often). */
-    private readonly skipper: ContainerSkipper | undefined,
   ) {
     this.lineStart = byteOrderMarkLength(bytes);
   }
@@ -184,7 +320,7 @@ class JsonScan {
       if (node !== undefined) this.place(node.atValue, i);
       if (this.unplaced === 0) return;
       const c = bytes[i];
-      if (node?.children !== undefined && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
+      if (node !== undefined && node.tokens.length > 0 && (c === OPEN_OBJECT || c === OPEN_ARRAY)) {
         const frame: Frame = { node, isArray: c === OPEN_ARRAY, index: 0 };
         i = this.skipWhitespace(i + 1);
         if (bytes[i] !== (frame.isArray ? CLOSE_ARRAY : CLOSE_OBJECT)) {
@@ -224,9 +360,8 @@ class JsonScan {
       this.countedTo = this.lineStart;
       this.column = 1;
     }
-    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx); WebAssembly counts a long stretch.
-    if (this.skipper !== undefined && offset - this.countedTo >= WASM_COUNTED_BYTES) this.column += this.skipper.codePointsBetween(this.countedTo, offset);
-    else for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
+    // Code points are the bytes that are not UTF-8 continuation bytes (10xxxxxx).
+    for (let k = this.countedTo; k < offset; k++) if ((this.bytes[k]! & 0xc0) !== 0x80) this.column++;
     this.countedTo = offset;
     for (const request of requests) this.positions[request] = { line: this.line, column: this.column };
     this.unplaced -= requests.length;
@@ -238,7 +373,7 @@ class JsonScan {
    */
   private enterMember(i: number, frame: Frame): number {
     if (frame.isArray) {
-      this.memberNode = frame.node.children!.get(String(frame.index));
+      this.memberNode = childOf(frame.node, String(frame.index));
       return i;
     }
     const nameEnd = skipString(this.bytes, i);
@@ -269,15 +404,6 @@ class JsonScan {
       while (i < bytes.length && !isWhitespace(bytes[i]!) && bytes[i] !== COMMA && bytes[i] !== CLOSE_OBJECT && bytes[i] !== CLOSE_ARRAY) i++;
       return i;
     }
-    const skipper = this.skipper;
-    if (skipper !== undefined) {
-      const end = skipper.skip(i);
-      if (skipper.lineFeeds > 0) {
-        this.line += skipper.lineFeeds;
-        this.lineStart = skipper.lastLineFeed + 1;
-      }
-      return end;
-    }
     let depth = 0;
     for (; i < bytes.length; ) {
       const b = bytes[i]!;
@@ -307,15 +433,17 @@ class JsonScan {
  * object the scan walks into. Only other names are decoded.
  */
 function childNamed(bytes: Uint8Array, node: PointerNode, from: number, to: number): PointerNode | undefined {
-  const length = to - from;
-  for (const { name, node: child } of node.plainChildren) {
-    if (name.length !== length) continue;
-    let k = 0;
-    while (k < length && bytes[from + k] === name.charCodeAt(k)) k++;
-    if (k === length) return child;
-  }
   for (let k = from; k < to; k++) {
-    if (bytes[k]! === BACKSLASH || bytes[k]! >= 0x80) return node.children!.get(memberName(bytes, from, to));
+    if (bytes[k]! === BACKSLASH || bytes[k]! >= 0x80) return childOf(node, memberName(bytes, from, to));
+  }
+  const length = to - from;
+  const { tokens } = node;
+  for (let c = 0; c < tokens.length; c++) {
+    const token = tokens[c]!;
+    if (token.length !== length) continue;
+    let k = 0;
+    while (k < length && bytes[from + k] === token.charCodeAt(k)) k++;
+    if (k === length) return node.children[c];
   }
   return undefined;
 }

@@ -241,7 +241,7 @@ function samplePointers(value: unknown, every: number): LocationRequest[] {
   return requests;
 }
 
-describe("the WebAssembly container skip", () => {
+describe("the WebAssembly walk", () => {
   const filler = (length: number) => "x".repeat(length);
 
   it("places what the JavaScript scan places: brackets, escaped quotes and line feeds on every side of the 64-byte chunks", () => {
@@ -270,6 +270,28 @@ describe("the WebAssembly container skip", () => {
       expect(positions, text).toEqual(jsonLocatorInJs(encode(text))(requests));
       expect(positions[2]!.column).toBe([...text.slice(0, text.lastIndexOf("2"))].length + 1);
     }
+  });
+
+  it("finds children requested in any order: many members of one object, array indices out of order, values and names", () => {
+    const members = Array.from({ length: 30 }, (_, i) => `"m${i}": [${Array.from({ length: 12 }, (_, j) => `{"v": ${i * 100 + j}}`).join(", ")}]`);
+    const text = `{\n${members.join(",\n")}\n}`;
+    const requests: LocationRequest[] = [];
+    for (let i = 29; i >= 0; i -= 3) {
+      for (const j of [11, 0, 7, 3]) requests.push({ pointer: `/m${i}/${j}/v`, target: "value" });
+      requests.push({ pointer: `/m${i}`, target: "name" }, { pointer: `/m${i}/12`, target: "value" }, { pointer: `/m${i}/07`, target: "value" });
+    }
+    const positions = jsonLocator(encode(text), false)(requests);
+    expect(positions).toEqual(jsonLocatorInJs(encode(text), false)(requests));
+    const lines = text.split("\n");
+    requests.forEach(({ pointer, target }, k) => {
+      const [, name, index] = pointer.split("/");
+      const position = positions[k];
+      // Indices past the end (12) or not canonical (07) name nothing.
+      if (index === "12" || index === "07") return expect(position, pointer).toBeUndefined();
+      const at = lines[position!.line - 1]!.slice(position!.column - 1);
+      const member = Number(name!.slice(1));
+      expect(at.startsWith(target === "name" ? `"${name}"` : String(member * 100 + Number(index))), pointer).toBe(true);
+    });
   });
 
   it("places what the JavaScript scan places on every corpus document", () => {
