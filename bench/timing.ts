@@ -78,14 +78,26 @@ export function measureInterleaved<K extends string>(runs: number, warmUp: numbe
 
 /** Wall time of `count` spawns of a fresh process; fails loudly if a run exits with a status other than `expectedStatus`. */
 export function timeSpawns(count: number, args: readonly string[], expectedStatus = 0): Timing {
-  const samples: number[] = [];
+  return timeSpawnsAlternated(count, { only: args }, expectedStatus).only;
+}
+
+/**
+ * Wall time of `count` spawns of each command, alternated (one of each per round), so that a command and its baseline
+ * share the machine's state: on a shared host, spawns made a minute apart differ more than the builds compared.
+ */
+export function timeSpawnsAlternated<K extends string>(count: number, commands: Record<K, readonly string[]>, expectedStatus = 0): Record<K, Timing> {
+  const names = Object.keys(commands) as K[];
+  const samples = new Map<K, number[]>(names.map((name) => [name, []]));
   for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
-    samples.push(performance.now() - started);
-    if (result.status !== expectedStatus) throw new Error(`node ${args.join(" ")} exited with ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
+    for (const name of names) {
+      const args = commands[name];
+      const started = performance.now();
+      const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"] });
+      samples.get(name)!.push(performance.now() - started);
+      if (result.status !== expectedStatus) throw new Error(`node ${args.join(" ")} exited with ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
+    }
   }
-  return summarize(samples);
+  return Object.fromEntries(names.map((name) => [name, summarize(samples.get(name)!)])) as Record<K, Timing>;
 }
 
 /** One goal as the benchmarks print it: the measured ratio against the most it may be, and whether it is met. */
