@@ -9,6 +9,7 @@ import { withResidentDocument } from "../../runtime/core/json-wasm.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { resolvePointer } from "../helpers/json-pointer.js";
+import { SeededRandom } from "../agreement/prng.js";
 
 const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -292,6 +293,38 @@ describe("the WebAssembly walk", () => {
       const member = Number(name!.slice(1));
       expect(at.startsWith(target === "name" ? `"${name}"` : String(member * 100 + Number(index))), pointer).toBe(true);
     });
+  });
+
+  it("places what the JavaScript scan places on random documents, in every layout, for random requests", () => {
+    const random = new SeededRandom(20261201);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;
+    // Names that are prefixes of others, array-index-like, empty, non-ASCII of 2 to 4 bytes, or written with escapes.
+    const names = ["a", "ab", "b", "0", "1", "10", "", "é", "名前", "😀", "a/b", "t~", 'q"', "back\\slash", "x y"];
+    const strings = ["", "]}[{,", '\\"', "line\nfeed", "é€😀", "a".repeat(70)];
+    const value = (depth: number): unknown => {
+      const kind = random.next();
+      if (depth > 5 || kind < 0.3) return pick<unknown>([...strings, 0, -1.5e3, true, false, null]);
+      if (kind < 0.6) return Array.from({ length: Math.floor(random.next() * 5) }, () => value(depth + 1));
+      return Object.fromEntries(random.sample(names, Math.floor(random.next() * 5)).map((name) => [name, value(depth + 1)]));
+    };
+    const layouts = [
+      (v: unknown) => JSON.stringify(v),
+      (v: unknown) => JSON.stringify(v, null, 2),
+      (v: unknown) => JSON.stringify(v, null, 1).replaceAll("\n", "\r\n"),
+      (v: unknown) => `\ufeff${JSON.stringify(v, null, "\t")}`,
+    ];
+    for (let round = 0; round < 400; round++) {
+      const document = { root: value(0) };
+      const text = pick(layouts)(document);
+      const all = samplePointers(document, 1);
+      const members = all.filter(({ pointer }) => !/\/\d+$/.test(pointer)).map(({ pointer }) => ({ pointer, target: "name" as const }));
+      const missing = ["/root/missing", "/root/0/9", "/nowhere/0"].map((pointer) => ({ pointer, target: "value" as const }));
+      const requests = random.sample([...all, ...members, ...missing], 1 + Math.floor(random.next() * 30));
+      const bytes = encode(text);
+      for (const namesRepeat of [true, false]) {
+        expect(jsonLocator(bytes, namesRepeat)(requests), text).toEqual(jsonLocatorInJs(bytes, namesRepeat)(requests));
+      }
+    }
   });
 
   it("places what the JavaScript scan places on every corpus document", () => {
