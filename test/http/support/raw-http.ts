@@ -51,12 +51,23 @@ export function requestHead(path: string, headers: Record<string, string | numbe
   return `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n`;
 }
 
+/** Sockets whose errors writeQuietly keeps quiet: one listener each, however many writes (a listener a write leaked). */
+const quieted = new WeakSet<Socket>();
+
 /** Writes without throwing when the server has already closed the connection. */
 export function writeQuietly(socket: Socket, data: string | Uint8Array): Promise<void> {
+  if (!quieted.has(socket)) {
+    quieted.add(socket);
+    socket.on("error", () => undefined);
+  }
   return new Promise((resolve) => {
     if (socket.destroyed || !socket.writable) return resolve();
-    socket.write(data, () => resolve());
-    socket.once("error", () => resolve());
+    const done = (): void => {
+      socket.off("error", done);
+      resolve();
+    };
+    socket.on("error", done);
+    socket.write(data, done);
   });
 }
 
