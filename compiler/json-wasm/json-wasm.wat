@@ -65,17 +65,20 @@
       (then (i32.sub (local.get $byte) (i32.const 0x30)))
       (else (i32.sub (i32.or (local.get $byte) (i32.const 0x20)) (i32.const 0x57)))))
 
+  ;; The UTF-16 code unit of the \u escape whose hex digits start at $at.
+  (func $escape_unit (param $at i32) (result i32)
+    (i32.or
+      (i32.or
+        (i32.shl (call $hex_digit (i32.load8_u (local.get $at))) (i32.const 12))
+        (i32.shl (call $hex_digit (i32.load8_u offset=1 (local.get $at))) (i32.const 8)))
+      (i32.or
+        (i32.shl (call $hex_digit (i32.load8_u offset=2 (local.get $at))) (i32.const 4))
+        (call $hex_digit (i32.load8_u offset=3 (local.get $at))))))
+
   ;; Whether the \u escape whose hex digits start at $at denotes an excluded control character or a surrogate.
   (func $excluded_escape (param $at i32) (result i32)
     (local $unit i32)
-    (local.set $unit
-      (i32.or
-        (i32.or
-          (i32.shl (call $hex_digit (i32.load8_u (local.get $at))) (i32.const 12))
-          (i32.shl (call $hex_digit (i32.load8_u offset=1 (local.get $at))) (i32.const 8)))
-        (i32.or
-          (i32.shl (call $hex_digit (i32.load8_u offset=2 (local.get $at))) (i32.const 4))
-          (call $hex_digit (i32.load8_u offset=3 (local.get $at))))))
+    (local.set $unit (call $escape_unit (local.get $at)))
     (i32.or
       (i32.and
         (i32.lt_u (local.get $unit) (i32.const 0x20))
@@ -389,20 +392,25 @@
   (global $walk_ends_mask (mut i32) (i32.const 0))
   ;; The node of the member or element $walk_member entered (0 when no request lies at or below it).
   (global $walk_member_node (mut i32) (i32.const 0))
+  ;; Where a member name with escapes is decoded, and how many bytes fit there.
+  (global $walk_names (mut i32) (i32.const 0))
+  (global $walk_names_bytes i32 (i32.const 4096))
 
   ;; Walks the document of $length bytes with the tree at $tree (see above), a stack of 16 bytes for each container
-  ;; the walk can be inside of at once at $stack and, unless $ends is 0, 16 KiB at $ends for a hash table of the
-  ;; containers the structure scan recorded. Places requests until $unplaced of them are placed or the text ends; $bom
+  ;; the walk can be inside of at once at $stack, 4 KiB at $names to decode a member name with escapes in and, unless
+  ;; $ends is 0, 16 KiB at $ends for a hash table of the containers the structure scan recorded. Places requests until $unplaced of them are placed or the text ends; $bom
   ;; is the length of the byte-order mark, which no column counts. Returns 1, having placed only some, when a member
-  ;; name with an escape lies in an object the walk enters: the JavaScript scan compares such names decoded.
-  (func (export "locate") (param $length i32) (param $tree i32) (param $stack i32) (param $ends i32) (param $bom i32)
-    (param $unplaced i32) (result i32)
+  ;; name with escapes in an object the walk enters is longer than 4 KiB or escapes half of a surrogate pair alone
+  ;; (names are compared as UTF-8 bytes here, which a lone surrogate has none of): the JavaScript scan takes over.
+  (func (export "locate") (param $length i32) (param $tree i32) (param $stack i32) (param $names i32) (param $ends i32)
+    (param $bom i32) (param $unplaced i32) (result i32)
     (local $at i32)
     (local $node i32)
     (local $top i32)
     (local $byte i32)
     (local $is_array i32)
     (global.set $walk_tree (local.get $tree))
+    (global.set $walk_names (local.get $names))
     (global.set $walk_end (i32.add (global.get $document_start) (local.get $length)))
     (global.set $walk_line (i32.const 1))
     (global.set $walk_line_start (i32.add (global.get $document_start) (local.get $bom)))
@@ -505,7 +513,7 @@
     (global.set $walk_unplaced (i32.sub (global.get $walk_unplaced) (local.get $count))))
 
   ;; Reads the start of the member or element at $at of the container whose stack frame is at $frame; sets
-  ;; $walk_member_node and returns where its value starts, or -1 for a member name with an escape.
+  ;; $walk_member_node and returns where its value starts, or -1 for a member name with escapes it cannot decode.
   (func $walk_member (param $at i32) (param $frame i32) (result i32)
     (local $node i32)
     (local $list i32)
@@ -513,6 +521,7 @@
     (local $cursor i32)
     (local $index i32)
     (local $name_end i32)
+    (local $name_at i32)
     (local $name_length i32)
     (local $child i32)
     (local $k i32)
@@ -541,9 +550,15 @@
                     (i32.load offset=4 (i32.add (local.get $list) (i32.shl (local.get $cursor) (i32.const 3))))))))))
         (return (local.get $at))))
     (local.set $name_end (call $walk_name_end (i32.add (local.get $at) (i32.const 1))))
-    (if (i32.lt_s (local.get $name_end) (i32.const 0)) (then (return (i32.const -1))))
-    (local.set $name_length (i32.sub (local.get $name_end) (i32.add (local.get $at) (i32.const 1))))
-    ;; The child whose token's bytes are the name's (a name without escapes is its characters' UTF-8 bytes).
+    ;; The name's UTF-8 bytes: its characters as they stand, or decoded where it has escapes.
+    (local.set $name_at (i32.add (local.get $at) (i32.const 1)))
+    (local.set $name_length (i32.sub (local.get $name_end) (local.get $name_at)))
+    (if (global.get $walk_name_escaped)
+      (then
+        (local.set $name_length (call $decode_name (local.get $name_at) (local.get $name_end)))
+        (if (i32.lt_s (local.get $name_length) (i32.const 0)) (then (return (i32.const -1))))
+        (local.set $name_at (global.get $walk_names))))
+    ;; The child whose token's bytes are the name's.
     (local.set $list (i32.add (global.get $walk_tree) (i32.load offset=28 (local.get $node))))
     (local.set $count (i32.load offset=24 (local.get $node)))
     (global.set $walk_member_node (i32.const 0))
@@ -563,7 +578,7 @@
                 (br_if $differs
                   (i32.ne
                     (i32.load8_u (i32.add (local.get $child) (local.get $k)))
-                    (i32.load8_u (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $k)))))
+                    (i32.load8_u (i32.add (local.get $name_at) (local.get $k)))))
                 (local.set $k (i32.add (local.get $k) (i32.const 1)))
                 (br $bytes)))))
         (local.set $list (i32.add (local.get $list) (i32.const 12)))
@@ -577,19 +592,98 @@
     (call $walk_whitespace
       (i32.add (call $walk_whitespace (i32.add (local.get $name_end) (i32.const 1))) (i32.const 1))))
 
-  ;; The closing quote of the member name whose characters start at $at, or -1 when a backslash comes first (the
-  ;; document's end when neither does).
+  ;; Whether the member name $walk_name_end last read holds an escape.
+  (global $walk_name_escaped (mut i32) (i32.const 0))
+
+  ;; The closing quote of the member name whose characters start at $at (the document's end when none comes); sets
+  ;; $walk_name_escaped.
   (func $walk_name_end (param $at i32) (result i32)
     (local $byte i32)
+    (global.set $walk_name_escaped (i32.const 0))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $at) (global.get $walk_end)))
         (local.set $byte (i32.load8_u (local.get $at)))
         (br_if $done (i32.eq (local.get $byte) (i32.const 0x22)))
-        (if (i32.eq (local.get $byte) (i32.const 0x5c)) (then (return (i32.const -1))))
+        (if (i32.eq (local.get $byte) (i32.const 0x5c))
+          (then
+            (global.set $walk_name_escaped (i32.const 1))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))))
         (local.set $at (i32.add (local.get $at) (i32.const 1)))
         (br $next)))
     (local.get $at))
+
+  ;; Writes the UTF-8 bytes of the member name written at [$at, $end), its escapes decoded, at $walk_names; returns
+  ;; their length, or -1 for a name longer than the room there (decoding never lengthens a name) or one that escapes
+  ;; half of a surrogate pair alone (no UTF-8 bytes denote it).
+  (func $decode_name (param $at i32) (param $end i32) (result i32)
+    (local $out i32)
+    (local $code_point i32)
+    (local $low i32)
+    (if (i32.gt_u (i32.sub (local.get $end) (local.get $at)) (global.get $walk_names_bytes)) (then (return (i32.const -1))))
+    (local.set $out (global.get $walk_names))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $code_point (i32.load8_u (local.get $at)))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (if (i32.eq (local.get $code_point) (i32.const 0x5c))
+          (then
+            (local.set $code_point (i32.load8_u (local.get $at)))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            ;; \b \f \n \r \t and \u; any other escaped character (\" \\ \/) stands for itself.
+            (if (i32.eq (local.get $code_point) (i32.const 0x62)) (then (local.set $code_point (i32.const 0x08))))
+            (if (i32.eq (local.get $code_point) (i32.const 0x66)) (then (local.set $code_point (i32.const 0x0c))))
+            (if (i32.eq (local.get $code_point) (i32.const 0x6e)) (then (local.set $code_point (i32.const 0x0a))))
+            (if (i32.eq (local.get $code_point) (i32.const 0x72)) (then (local.set $code_point (i32.const 0x0d))))
+            (if (i32.eq (local.get $code_point) (i32.const 0x74)) (then (local.set $code_point (i32.const 0x09))))
+            (if (i32.eq (local.get $code_point) (i32.const 0x75))
+              (then
+                (local.set $code_point (call $escape_unit (local.get $at)))
+                (local.set $at (i32.add (local.get $at) (i32.const 4)))
+                (if (i32.lt_u (i32.sub (local.get $code_point) (i32.const 0xd800)) (i32.const 0x800))
+                  (then
+                    ;; A high surrogate followed by an escaped low one; anything else is a lone surrogate.
+                    (if (i32.ge_u (local.get $code_point) (i32.const 0xdc00)) (then (return (i32.const -1))))
+                    (if (i32.gt_u (i32.add (local.get $at) (i32.const 6)) (local.get $end)) (then (return (i32.const -1))))
+                    (if (i32.ne (i32.load16_u (local.get $at)) (i32.const 0x755c)) (then (return (i32.const -1))))
+                    (local.set $low (call $escape_unit (i32.add (local.get $at) (i32.const 2))))
+                    (if (i32.ge_u (i32.sub (local.get $low) (i32.const 0xdc00)) (i32.const 0x400)) (then (return (i32.const -1))))
+                    (local.set $at (i32.add (local.get $at) (i32.const 6)))
+                    (local.set $code_point
+                      (i32.add (i32.const 0x10000)
+                        (i32.or (i32.shl (i32.sub (local.get $code_point) (i32.const 0xd800)) (i32.const 10))
+                          (i32.sub (local.get $low) (i32.const 0xdc00)))))))))
+            (local.set $out (call $write_utf8 (local.get $out) (local.get $code_point)))
+            (br $next)))
+        ;; An unescaped byte stands for itself.
+        (i32.store8 (local.get $out) (local.get $code_point))
+        (local.set $out (i32.add (local.get $out) (i32.const 1)))
+        (br $next)))
+    (i32.sub (local.get $out) (global.get $walk_names)))
+
+  ;; Writes the UTF-8 bytes of $code_point at $out; returns where they end.
+  (func $write_utf8 (param $out i32) (param $code_point i32) (result i32)
+    (if (i32.lt_u (local.get $code_point) (i32.const 0x80))
+      (then
+        (i32.store8 (local.get $out) (local.get $code_point))
+        (return (i32.add (local.get $out) (i32.const 1)))))
+    (if (i32.lt_u (local.get $code_point) (i32.const 0x800))
+      (then
+        (i32.store8 (local.get $out) (i32.or (i32.const 0xc0) (i32.shr_u (local.get $code_point) (i32.const 6))))
+        (i32.store8 offset=1 (local.get $out) (i32.or (i32.const 0x80) (i32.and (local.get $code_point) (i32.const 0x3f))))
+        (return (i32.add (local.get $out) (i32.const 2)))))
+    (if (i32.lt_u (local.get $code_point) (i32.const 0x10000))
+      (then
+        (i32.store8 (local.get $out) (i32.or (i32.const 0xe0) (i32.shr_u (local.get $code_point) (i32.const 12))))
+        (i32.store8 offset=1 (local.get $out) (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $code_point) (i32.const 6)) (i32.const 0x3f))))
+        (i32.store8 offset=2 (local.get $out) (i32.or (i32.const 0x80) (i32.and (local.get $code_point) (i32.const 0x3f))))
+        (return (i32.add (local.get $out) (i32.const 3)))))
+    (i32.store8 (local.get $out) (i32.or (i32.const 0xf0) (i32.shr_u (local.get $code_point) (i32.const 18))))
+    (i32.store8 offset=1 (local.get $out) (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $code_point) (i32.const 12)) (i32.const 0x3f))))
+    (i32.store8 offset=2 (local.get $out) (i32.or (i32.const 0x80) (i32.and (i32.shr_u (local.get $code_point) (i32.const 6)) (i32.const 0x3f))))
+    (i32.store8 offset=3 (local.get $out) (i32.or (i32.const 0x80) (i32.and (local.get $code_point) (i32.const 0x3f))))
+    (i32.add (local.get $out) (i32.const 4)))
 
   ;; Past the value at $at, counting the lines of a container.
   (func $walk_skip_value (param $at i32) (result i32)

@@ -16,7 +16,7 @@ interface Instance {
   compactedScan: WebAssembly.Global;
   splitTable: number;
   splitCount: WebAssembly.Global;
-  locate: (length: number, tree: number, stack: number, ends: number, byteOrderMark: number, unplaced: number) => number;
+  locate: (length: number, tree: number, stack: number, names: number, ends: number, byteOrderMark: number, unplaced: number) => number;
 }
 
 const TOO_DEEP = 1;
@@ -270,8 +270,12 @@ export function wasmOneByteText<T>(
   }
 }
 
-/** Bytes of the stack frame of each container the locator's walk is inside of, and of the hash table of recorded ends. */
+/**
+ * Bytes of the stack frame of each container the locator's walk is inside of, of the room it decodes a member name with
+ * escapes in, and of the hash table of recorded ends.
+ */
 const WALK_FRAME_BYTES = 16;
+const WALK_NAME_BYTES = 4 * 1024;
 const WALK_ENDS_BYTES = 16 * 1024;
 
 /**
@@ -279,8 +283,9 @@ const WALK_ENDS_BYTES = 16 * 1024;
  * tree of the requested pointers as locate.ts lays it out, `depth` its depth, and the walk ends once `unplaced`
  * requests are placed. Returns `read` applied to the tree as the walk left it (its nodes hold the positions), or
  * undefined where WebAssembly cannot run, where the memory cannot hold the tree, and when the walk met a member name
- * with an escape, which the JavaScript scan compares decoded. Where the resident copy's structure scan recorded the
- * large containers, the walk passes them by counting their line feeds alone.
+ * with escapes it does not decode (over 4 KiB, or a lone surrogate), which the JavaScript scan compares decoded. Where
+ * the resident copy's structure scan recorded the large containers, the walk passes them by counting their line feeds
+ * alone.
  */
 export function wasmLocate<T>(bytes: Uint8Array, tree: Uint8Array, depth: number, byteOrderMark: number, unplaced: number, read: (walked: Int32Array) => T): T | undefined {
   const wasm = instanceFor(bytes);
@@ -288,14 +293,15 @@ export function wasmLocate<T>(bytes: Uint8Array, tree: Uint8Array, depth: number
   try {
     const documentEnd = load(wasm, bytes);
     if (documentEnd === undefined) return undefined;
-    const treeAt = documentEnd + 15 - ((documentEnd + 15) % 16);
+    const treeAt = (documentEnd + 15) & ~15;
     const stackAt = treeAt + tree.length;
-    const endsAt = residentCopy(wasm, bytes)?.scan !== undefined ? stackAt + WALK_FRAME_BYTES * depth : 0;
-    const end = endsAt !== 0 ? endsAt + WALK_ENDS_BYTES : stackAt + WALK_FRAME_BYTES * depth;
+    const namesAt = stackAt + WALK_FRAME_BYTES * depth;
+    const endsAt = residentCopy(wasm, bytes)?.scan !== undefined ? namesAt + WALK_NAME_BYTES : 0;
+    const end = namesAt + WALK_NAME_BYTES + (endsAt !== 0 ? WALK_ENDS_BYTES : 0);
     if (!reserve(wasm, end)) return undefined;
     markWritten(wasm, end);
     new Uint8Array(wasm.memory.buffer, treeAt, tree.length).set(tree);
-    if (wasm.locate(bytes.length, treeAt, stackAt, endsAt, byteOrderMark, unplaced) !== 0) return undefined;
+    if (wasm.locate(bytes.length, treeAt, stackAt, namesAt, endsAt, byteOrderMark, unplaced) !== 0) return undefined;
     return read(new Int32Array(wasm.memory.buffer, treeAt, tree.length >> 2));
   } finally {
     release(wasm);

@@ -166,7 +166,7 @@ const encoder = new TextEncoder();
 /**
  * Places the requests with the WebAssembly walk: the pointer tree laid out as json-wasm.wat's locate reads it, nodes in
  * breadth-first order (the root first), then the children's entries, the array indices' entries and the tokens' UTF-8
- * bytes. False where the walk cannot run or gave up (a member name with an escape), with nothing placed.
+ * bytes. False where the walk cannot run or gave up (a member name with escapes it does not decode), with nothing placed.
  */
 function walkInWasm(bytes: Uint8Array, root: PointerNode, unplaced: number, positions: (SourcePosition | undefined)[]): boolean {
   const nodes: PointerNode[] = [root];

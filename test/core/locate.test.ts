@@ -298,8 +298,9 @@ describe("the WebAssembly walk", () => {
   it("places what the JavaScript scan places on random documents, in every layout, for random requests", () => {
     const random = new SeededRandom(20261201);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;
-    // Names that are prefixes of others, array-index-like, empty, non-ASCII of 2 to 4 bytes, or written with escapes.
-    const names = ["a", "ab", "b", "0", "1", "10", "", "é", "名前", "😀", "a/b", "t~", 'q"', "back\\slash", "x y"];
+    // Names that are prefixes of others, array-index-like, empty, non-ASCII of 2 to 4 bytes, written with escapes (one
+    // longer than the walk decodes), or holding a lone surrogate (which no UTF-8 bytes denote).
+    const names = ["a", "ab", "b", "0", "1", "10", "", "é", "名前", "😀", "a/b", "t~", 'q"', "back\\slash", "x y", "tab\tnl\n", `${"L".repeat(5000)}\n`, "\ud800", "\udc00", "\ud800 and more"];
     const strings = ["", "]}[{,", '\\"', "line\nfeed", "é€😀", "a".repeat(70)];
     const value = (depth: number): unknown => {
       const kind = random.next();
@@ -312,6 +313,8 @@ describe("the WebAssembly walk", () => {
       (v: unknown) => JSON.stringify(v, null, 2),
       (v: unknown) => JSON.stringify(v, null, 1).replaceAll("\n", "\r\n"),
       (v: unknown) => `\ufeff${JSON.stringify(v, null, "\t")}`,
+      // Every non-ASCII character as \u escapes (a surrogate pair above U+FFFF), in names and values alike.
+      (v: unknown) => JSON.stringify(v, null, 1).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
     ];
     for (let round = 0; round < 400; round++) {
       const document = { root: value(0) };
