@@ -1,5 +1,6 @@
 // level=full from bytes (schema layer, then the semantic layer) on the SP 800-53 rev5 catalog and the FedRAMP rev5 SSP
-// template, against level=schema and the decode + parse floor measured in the same run; validateParsed on the parsed
+// template, against level=schema and the decode + parse floor measured in the same run (and, for reference, against
+// JSON.parse of text decoded beforehand: see parseDecoded); validateParsed on the parsed
 // value (the same checks without the bytes-to-value path and without locating findings); then the whole corpus in
 // total, twice, and the semantic layer on parts nested 250 and 2,000 deep. Prints each goal with its ratio and whether
 // it is met.
@@ -15,7 +16,7 @@ import path from "node:path";
 import { resolveOptions, validateBytes, validateParsed } from "../runtime/core/validate.js";
 import { resolveSemanticRules, runSemanticLayer } from "../runtime/core/semantic.js";
 import { corpusDir, listCorpus } from "../test/helpers/corpus.js";
-import { decodeAndParse, reportOf } from "./subjects.js";
+import { decodeAndParse, parseDecoded, reportOf } from "./subjects.js";
 import { CLOCK, goalLine, measure, measureInBlocks, warmUpFor, type Timing } from "./timing.js";
 
 const CATALOG = path.join(corpusDir(), "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
@@ -63,8 +64,10 @@ for (const file of FILES) {
   const parsed = decodeAndParse(bytes);
   const fullOptions = resolveOptions({ level: "full" });
   if (!fullOptions.ok) throw new Error("level full resolves");
-  const { floor, schema, full: fullTiming, parsedFull } = timeEarlyAndWarm({
+  const parseOnly = parseDecoded(bytes);
+  const { floor, parse, schema, full: fullTiming, parsedFull } = timeEarlyAndWarm({
     floor: () => void decodeAndParse(bytes),
+    parse: () => void parseOnly(),
     schema: () => void reportOf(bytes, { level: "schema" }),
     full: () => void reportOf(bytes, { level: "full" }),
     parsedFull: () => void validateParsed(parsed, fullOptions.options),
@@ -74,11 +77,14 @@ for (const file of FILES) {
   console.log(`\n${name}: ${full.model}, ${(bytes.length / 1e6).toFixed(2)} MB, valid=${full.valid}, ${findings} findings at full, ${full.meta.semanticRules?.count ?? 0} rules`);
   console.log(`${"".padEnd(34)} ${["median ms", "p99 ms", "median/floor", "p99/floor", "early median"].map((text) => text.padStart(12)).join(" ")}`);
   console.log(`${"floor: UTF-8 decode + JSON.parse".padEnd(34)} ${cell(floor, floor)}`);
+  console.log(`${"JSON.parse alone (text decoded)".padEnd(34)} ${cell(parse, floor)}`);
   console.log(`${"validateBytes, level schema".padEnd(34)} ${cell(schema, floor)}`);
   console.log(`${"validateBytes, level full".padEnd(34)} ${cell(fullTiming, floor)}`);
   console.log(`${"validateParsed, level full".padEnd(34)} ${cell(parsedFull, floor)}`);
   console.log(`floor + validateParsed at full (no bytes-to-value path, no locating): ${((floor.warm.median + parsedFull.warm.median) / floor.warm.median).toFixed(2)}x the floor`);
   console.log(`semantic layer alone (full - schema, medians): ${(fullTiming.warm.median - schema.warm.median).toFixed(2)} ms`);
+  const toParse = (subject: Phases) => `${(subject.warm.median / parse.warm.median).toFixed(2)}x`;
+  console.log(`against JSON.parse alone (a reference, not a goal): schema ${toParse(schema)}, full ${toParse(fullTiming)}`);
   const goal = GOALS[file];
   if (!goal) continue;
   const early = (ratio: number) => ` (early: ${ratio.toFixed(2)}x)`;
