@@ -68,12 +68,16 @@ export function oneByteJson(bytes: Uint8Array): OneByteJson | undefined {
 const decodeAscii = (ascii: Uint8Array): string => asciiDecoder.decode(ascii);
 
 /**
- * The largest text parsed in pieces. Pieces are strings in the young generation, where the large text was not: each
- * megabyte of them brings on garbage collections that copy the document parsed so far, which outweighed what pieces
- * save on documents of several megabytes with thousands of findings (CMS ARS 3.1, 9% slower at full; FedRAMP's rev4
- * moderate resolved catalog, 7%), while 15 of 16 corpus documents up to a megabyte gained up to 9%.
+ * The largest text parsed in pieces. A text whole is one string in V8's large-object space, on pages of its own that
+ * are mapped afresh for each document and returned after it; pieces are strings in the young generation, whose pages
+ * stay mapped, but each megabyte of them brings on garbage collections that copy the document parsed so far. Which
+ * weighs more is the host's: where a first touch of a page is cheap, pieces lost on documents of several megabytes
+ * with thousands of findings (CMS ARS 3.1, 9% slower at full, when the bound was 1 MiB); on a virtual machine whose
+ * page faults cost 15 µs each, they won by 10 to 25% on most of the 16 corpus documents past a megabyte (the SP
+ * 800-53 catalog 16 ms against 20 at full, CMS ARS 3.1 8 to 9 against 11 to 12, MITRE D3FEND 31 against 37), the rest
+ * within the noise, and on a 12 MB catalog at schema (113 against 128 ms), at 2.5% (5 ms) more for a cold CLI run.
  */
-const MOST_PIECED_TEXT_BYTES = 1024 * 1024;
+export const MOST_PIECED_TEXT_BYTES = 16 * 1024 * 1024;
 
 function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
   const start = byteOrderMarkLength(bytes);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBody } from "../../runtime/core/body.js";
 import { PIECE_BYTES } from "../../runtime/core/json-pieces.js";
-import { oneByteJson } from "../../runtime/core/json-text.js";
+import { MOST_PIECED_TEXT_BYTES, oneByteJson } from "../../runtime/core/json-text.js";
 import { withResidentDocument } from "../../runtime/core/json-wasm.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { SeededRandom } from "../agreement/prng.js";
@@ -51,8 +51,14 @@ describe("a document larger than a piece", () => {
     }
   });
 
-  it("reads a text of more than a megabyte whole, and one of a single scalar", () => {
-    expect(madeOf(encode(large("1", 300_000)))).toHaveProperty("text");
+  it("reads a text larger than the most parsed in pieces whole, and one of a single scalar", () => {
+    const item = `"${"x".repeat(62)}"`;
+    const count = Math.floor(MOST_PIECED_TEXT_BYTES / (2 * (item.length + 1)));
+    const within = encode(large(item, count - 1));
+    const past = encode(large(item, count + 1));
+    expect([within.length <= MOST_PIECED_TEXT_BYTES, past.length > MOST_PIECED_TEXT_BYTES]).toEqual([true, true]);
+    expect(madeOf(within)).toHaveProperty("value");
+    expect(madeOf(past)).toHaveProperty("text");
     expect(madeOf(encode(`"${"x".repeat(300_000)}"`))).toHaveProperty("text");
   });
 
