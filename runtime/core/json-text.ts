@@ -53,11 +53,12 @@ export function oneByteJson(bytes: Uint8Array): OneByteJson | undefined {
   const made = wasmOneByteText(
     body,
     mostEscapedBytes(body.length),
-    (oneByte, splits): OneByteJson =>
+    (oneByte, splits): OneByteJson => {
       // A text larger than a piece without split points is a scalar (a container larger than a piece has some).
-      splits !== undefined && splits.length > 0 && oneByte.length > PIECE_BYTES && oneByte.length <= MOST_PIECED_TEXT_BYTES
-        ? { value: parseInPieces(oneByte, splits, decodeAscii) }
-        : { text: decodeAscii(oneByte) },
+      const inPieces = splits !== undefined && splits.length > 0 && oneByte.length > PIECE_BYTES && oneByte.length <= mostPiecedTextBytes();
+      if (oneByte.length > MOST_PIECED_FIRST_TEXT_BYTES) largeTextRead = true;
+      return inPieces ? { value: parseInPieces(oneByte, splits, decodeAscii) } : { text: decodeAscii(oneByte) };
+    },
     body.length > PIECE_BYTES ? PIECE_BYTES : 0,
   );
   if (made !== undefined) return made ?? undefined;
@@ -75,9 +76,20 @@ const decodeAscii = (ascii: Uint8Array): string => asciiDecoder.decode(ascii);
  * with thousands of findings (CMS ARS 3.1, 9% slower at full, when the bound was 1 MiB); on a virtual machine whose
  * page faults cost 15 µs each, they won by 10 to 25% on most of the 16 corpus documents past a megabyte (the SP
  * 800-53 catalog 16 ms against 20 at full, CMS ARS 3.1 8 to 9 against 11 to 12, MITRE D3FEND 31 against 37), the rest
- * within the noise, and on a 12 MB catalog at schema (113 against 128 ms), at 2.5% (5 ms) more for a cold CLI run.
+ * within the noise, and on a 12 MB catalog at schema (113 against 128 ms).
  */
 export const MOST_PIECED_TEXT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Past this, a process's first text is read whole all the same. In a fresh process the pieces save no pages (the young
+ * generation is touched for the first time too, and grows meanwhile) and their code runs before V8 has compiled it: a
+ * cold CLI run on the SP 800-53 catalog took 211 ms with it in pieces against 204 ms whole (medians of 40 alternated
+ * processes).
+ */
+export const MOST_PIECED_FIRST_TEXT_BYTES = 1024 * 1024;
+let largeTextRead = false;
+
+const mostPiecedTextBytes = (): number => (largeTextRead ? MOST_PIECED_TEXT_BYTES : MOST_PIECED_FIRST_TEXT_BYTES);
 
 function oneByteText(bytes: Uint8Array, withWasm: boolean): string | undefined {
   const start = byteOrderMarkLength(bytes);

@@ -1,10 +1,10 @@
 // A large document is parsed in pieces (runtime/core/json-pieces.ts, with the split points the compaction records):
 // the value must be the one JSON.parse makes of the whole text, members in the same order, and a text JSON.parse
 // refuses must be refused, as the whole text would be, on the way through parseBody.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseBody } from "../../runtime/core/body.js";
 import { PIECE_BYTES } from "../../runtime/core/json-pieces.js";
-import { MOST_PIECED_TEXT_BYTES, oneByteJson } from "../../runtime/core/json-text.js";
+import { oneByteJson } from "../../runtime/core/json-text.js";
 import { withResidentDocument } from "../../runtime/core/json-wasm.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
 import { SeededRandom } from "../agreement/prng.js";
@@ -51,15 +51,29 @@ describe("a document larger than a piece", () => {
     }
   });
 
-  it("reads a text larger than the most parsed in pieces whole, and one of a single scalar", () => {
+  it("reads a process's first text past 1 MiB whole, later ones in pieces up to 16 MiB, and a single scalar whole", async () => {
+    // A fresh instance of the modules: the first large text is the process's, and earlier tests have read some.
+    vi.resetModules();
+    const text = await import("../../runtime/core/json-text.js");
+    const wasm = await import("../../runtime/core/json-wasm.js");
+    const madeByFresh = (bytes: Uint8Array) => wasm.withResidentDocument(bytes, () => text.oneByteJson(bytes));
     const item = `"${"x".repeat(62)}"`;
-    const count = Math.floor(MOST_PIECED_TEXT_BYTES / (2 * (item.length + 1)));
-    const within = encode(large(item, count - 1));
-    const past = encode(large(item, count + 1));
-    expect([within.length <= MOST_PIECED_TEXT_BYTES, past.length > MOST_PIECED_TEXT_BYTES]).toEqual([true, true]);
-    expect(madeOf(within)).toHaveProperty("value");
-    expect(madeOf(past)).toHaveProperty("text");
-    expect(madeOf(encode(`"${"x".repeat(300_000)}"`))).toHaveProperty("text");
+    /** Two arrays of `item`s, `bytes` long give or take an item. */
+    const sized = (bytes: number) => encode(large(item, Math.round(bytes / (2 * (item.length + 1)))));
+    const textOf = (bytes: Uint8Array, around: number) => {
+      expect(Math.abs(bytes.length - around)).toBeLessThan(4 * item.length);
+      return bytes;
+    };
+    const half = textOf(sized(text.MOST_PIECED_FIRST_TEXT_BYTES / 2), text.MOST_PIECED_FIRST_TEXT_BYTES / 2);
+    const pastFirst = textOf(sized(text.MOST_PIECED_FIRST_TEXT_BYTES + 1024), text.MOST_PIECED_FIRST_TEXT_BYTES + 1024);
+    const within = textOf(sized(text.MOST_PIECED_TEXT_BYTES - 1024), text.MOST_PIECED_TEXT_BYTES - 1024);
+    const past = textOf(sized(text.MOST_PIECED_TEXT_BYTES + 1024), text.MOST_PIECED_TEXT_BYTES + 1024);
+    expect(madeByFresh(half)).toHaveProperty("value");
+    expect(madeByFresh(pastFirst)).toHaveProperty("text");
+    expect(madeByFresh(pastFirst)).toHaveProperty("value");
+    expect(madeByFresh(within)).toHaveProperty("value");
+    expect(madeByFresh(past)).toHaveProperty("text");
+    expect(madeByFresh(encode(`"${"x".repeat(300_000)}"`))).toHaveProperty("text");
   });
 
   it("keeps a __proto__ member an own member, and orders integer-like names first, as JSON.parse does", () => {
