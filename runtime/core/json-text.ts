@@ -44,9 +44,10 @@ export function asciiJsonTextInJs(bytes: Uint8Array): string | undefined {
 export type OneByteJson = { text: string } | { value: unknown };
 
 /**
- * For JSON.parse, the one-byte text of `bytes` (see asciiJsonText) or, when it is larger than a piece and WebAssembly
- * recorded its split points, its value, parsed in pieces (json-pieces.ts), which throws a SyntaxError where JSON.parse
- * of the text would. Undefined when the shortcut does not apply: decode the bytes then.
+ * For JSON.parse, the one-byte text of `bytes` (see asciiJsonText) or, when it is larger than a piece, within the bound
+ * of mostPiecedTextBytes, and WebAssembly recorded its split points, its value, parsed in pieces (json-pieces.ts),
+ * which throws a SyntaxError where JSON.parse of the text would. Undefined when the shortcut does not apply: decode the
+ * bytes then.
  */
 export function oneByteJson(bytes: Uint8Array): OneByteJson | undefined {
   const body = bytes.subarray(byteOrderMarkLength(bytes));
@@ -54,7 +55,8 @@ export function oneByteJson(bytes: Uint8Array): OneByteJson | undefined {
     body,
     mostEscapedBytes(body.length),
     (oneByte, splits): OneByteJson => {
-      // A text larger than a piece without split points is a scalar (a container larger than a piece has some).
+      // No split points: a scalar (a container larger than a piece has some), a text not kept resident or flagged by
+      // the scan for the exact pass, or more split points than the module's table holds.
       const inPieces = splits !== undefined && splits.length > 0 && oneByte.length > PIECE_BYTES && oneByte.length <= mostPiecedTextBytes();
       if (oneByte.length > MOST_PIECED_FIRST_TEXT_BYTES) largeTextRead = true;
       return inPieces ? { value: parseInPieces(oneByte, splits, decodeAscii) } : { text: decodeAscii(oneByte) };
@@ -72,11 +74,11 @@ const decodeAscii = (ascii: Uint8Array): string => asciiDecoder.decode(ascii);
  * The largest text parsed in pieces. A text whole is one string in V8's large-object space, on pages of its own that
  * are mapped afresh for each document and returned after it; pieces are strings in the young generation, whose pages
  * stay mapped, but each megabyte of them brings on garbage collections that copy the document parsed so far. Which
- * weighs more is the host's: where a first touch of a page is cheap, pieces lost on documents of several megabytes
- * with thousands of findings (CMS ARS 3.1, 9% slower at full, when the bound was 1 MiB); on a virtual machine whose
- * page faults cost 15 µs each, they won by 10 to 25% on most of the 16 corpus documents past a megabyte (the SP
- * 800-53 catalog 16 ms against 20 at full, CMS ARS 3.1 8 to 9 against 11 to 12, MITRE D3FEND 31 against 37), the rest
- * within the noise, and on a 12 MB catalog at schema (113 against 128 ms).
+ * weighs more is the host's. Where a first touch of a page is cheap, pieces lost on documents of several megabytes
+ * with thousands of findings (CMS ARS 3.1 9% slower at full), which set an earlier bound of 1 MiB. On a virtual
+ * machine whose page faults cost 15 µs each, they won by 15 to 25% on 8 of the 16 corpus documents past a megabyte
+ * (the SP 800-53 catalog 16 ms against 20 at full, CMS ARS 3.1 8 to 9 against 10.5 to 11.6, MITRE D3FEND 31 against
+ * 37), the rest within the noise, and on a 12 MB catalog at schema (113 against 128 ms).
  */
 export const MOST_PIECED_TEXT_BYTES = 16 * 1024 * 1024;
 
@@ -84,7 +86,9 @@ export const MOST_PIECED_TEXT_BYTES = 16 * 1024 * 1024;
  * Past this, a process's first text is read whole all the same. In a fresh process the pieces save no pages (the young
  * generation is touched for the first time too, and grows meanwhile) and their code runs before V8 has compiled it: a
  * cold CLI run on the SP 800-53 catalog took 211 ms with it in pieces against 204 ms whole (medians of 40 alternated
- * processes).
+ * processes). What counts is the first text past this bound, not how warm the process is otherwise: a service reads
+ * one large document whole after any number of small ones. Only a text made in WebAssembly counts; elsewhere there are
+ * no pieces.
  */
 export const MOST_PIECED_FIRST_TEXT_BYTES = 1024 * 1024;
 let largeTextRead = false;

@@ -30,6 +30,8 @@ const large = (item: string, count: number, more = "") => `{"model":{"first":[${
 
 describe("a document larger than a piece", () => {
   it("parses every corpus document larger than a piece to the same values, members in the same order", () => {
+    // A process's first text past 1 MiB is read whole: one read first, so that every corpus document goes in pieces.
+    expect(madeOf(encode(large("1", 300_000)))).toHaveProperty("text");
     let parsed = 0;
     for (const document of listCorpus()) {
       const bytes = readCorpusBytes(document);
@@ -38,7 +40,7 @@ describe("a document larger than a piece", () => {
       parsed++;
       sameAs(made.value, decodedParse(bytes));
     }
-    expect(parsed).toBeGreaterThan(10);
+    expect(parsed).toBeGreaterThan(20);
   });
 
   it("is taken apart where escaped characters widen the text before the split points, wherever they stand", () => {
@@ -64,14 +66,16 @@ describe("a document larger than a piece", () => {
       expect(Math.abs(bytes.length - around)).toBeLessThan(4 * item.length);
       return bytes;
     };
-    const half = textOf(sized(text.MOST_PIECED_FIRST_TEXT_BYTES / 2), text.MOST_PIECED_FIRST_TEXT_BYTES / 2);
+    const withinFirst = textOf(sized(text.MOST_PIECED_FIRST_TEXT_BYTES - 1024), text.MOST_PIECED_FIRST_TEXT_BYTES - 1024);
     const pastFirst = textOf(sized(text.MOST_PIECED_FIRST_TEXT_BYTES + 1024), text.MOST_PIECED_FIRST_TEXT_BYTES + 1024);
     const within = textOf(sized(text.MOST_PIECED_TEXT_BYTES - 1024), text.MOST_PIECED_TEXT_BYTES - 1024);
     const past = textOf(sized(text.MOST_PIECED_TEXT_BYTES + 1024), text.MOST_PIECED_TEXT_BYTES + 1024);
-    expect(madeByFresh(half)).toHaveProperty("value");
+    expect(madeByFresh(withinFirst)).toHaveProperty("value");
     expect(madeByFresh(pastFirst)).toHaveProperty("text");
     expect(madeByFresh(pastFirst)).toHaveProperty("value");
-    expect(madeByFresh(within)).toHaveProperty("value");
+    const value = madeByFresh(within);
+    expect(value).toHaveProperty("value");
+    sameAs((value as { value: unknown }).value, decodedParse(within));
     expect(madeByFresh(past)).toHaveProperty("text");
     expect(madeByFresh(encode(`"${"x".repeat(300_000)}"`))).toHaveProperty("text");
   });
