@@ -49,7 +49,8 @@ function main(): void {
   const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
   const spawns = Number(process.env.OSCAL_BENCH_SPAWNS ?? 20);
   const coldFloorArgs = [path.join(repoRoot, "bench/cold-floor.cjs"), documentFile];
-  // The CLI and its baselines alternate, so that all are measured in the same state of the machine.
+  // The CLI and its baselines alternate, so that all are measured in the same state of the machine (without a built
+  // CLI, the baselines are timed one after the other).
   const cold = existsSync(cli) ? timeSpawnsAlternated(spawns, { node: ["-e", "0"], floor: coldFloorArgs, cli: [cli, documentFile] }) : undefined;
   const nodeBaseline = cold?.node ?? timeSpawns(spawns, ["-e", "0"]);
   const coldFloor = cold?.floor ?? timeSpawns(spawns, coldFloorArgs);
@@ -69,7 +70,7 @@ function main(): void {
   console.log(row(`cold CLI: oscal-validate-bin.cjs <file>, alternated (${spawns} spawns)`, cliCold, false));
   console.log(row(`node -e 0 (${spawns} spawns)`, nodeBaseline, false));
   console.log(row(`cold floor: a process that reads, decodes and parses (${spawns} spawns)`, coldFloor, false));
-  // The cold CLI may cost what a bare Node process costs, plus reading the document, plus 20 ms.
+  // The cold CLI may cost what a bare Node process costs, plus the floor (decoding and parsing, warm), plus 20 ms.
   const cliBudget = nodeBaseline.median + floor.median + 20;
   console.log("goals:");
   console.log(goalLine("(b) schema at most 1.0x the floor", ours.median / floor.median, 1.0));
