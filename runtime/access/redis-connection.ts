@@ -14,6 +14,8 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN
 export interface RedisConnection {
   /** For defining scripts once; commands go through run(). */
   readonly redis: Redis;
+  /** How long a call waits for an answer before it is given up as unavailable. */
+  readonly commandTimeoutMs: number;
   /**
    * Runs `command` once the connection is usable. Any failure to get an answer (down, timed out, transient reply) becomes
    * AccessServiceUnavailable; `command` must therefore only talk to Redis, and callers raise their own errors outside it.
@@ -55,6 +57,7 @@ export function createRedisConnection(url: string, commandTimeoutMs: number): Re
 
   return {
     redis,
+    commandTimeoutMs,
     run,
     ping: () => run((client) => client.ping()).then(() => true, () => false),
     close: () => (closing ??= quit(redis)),
