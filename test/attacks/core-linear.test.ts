@@ -1,5 +1,6 @@
-// Hostile shapes that once took quadratic time or produced huge reports: each is answered quickly, completely and
-// with a bounded report. (The bounds here are generous; bench/linear-curves.ts measures the growth.)
+// Hostile shapes that once took quadratic time or produced huge reports: each is answered completely and with a bounded
+// report. How their cost grows with their size is measured by bench/linear-curves.ts (each shape at 1x and 10x), not
+// timed here, where a busy machine makes any time bound either flaky or too loose to mean anything.
 import { describe, expect, it } from "vitest";
 import { validateBytes } from "../../runtime/core/validate.js";
 import type { ValidationReport } from "../../runtime/core/report.js";
@@ -9,13 +10,10 @@ import { resolvePointer } from "../helpers/json-pointer.js";
 const uuid = "4a6f6c8e-1f5b-4d6e-9a3c-2b7d8e9f0a1b";
 const metadata = { title: "T", "last-modified": "2024-05-01T12:00:00Z", version: "1.0", "oscal-version": "1.2.2" };
 
-function timedReport(document: unknown): { report: ValidationReport; ms: number; bytes: number } {
-  const bytes = new TextEncoder().encode(JSON.stringify(document));
-  const started = performance.now();
-  const outcome = validateBytes(bytes);
-  const ms = performance.now() - started;
+function reportOf(document: unknown): { report: ValidationReport; bytes: number } {
+  const outcome = validateBytes(new TextEncoder().encode(JSON.stringify(document)));
   if (outcome.kind !== "report") throw new Error(`expected a report, got ${outcome.kind}`);
-  return { report: outcome.report, ms, bytes: Buffer.byteLength(JSON.stringify(outcome.report)) };
+  return { report: outcome.report, bytes: Buffer.byteLength(JSON.stringify(outcome.report)) };
 }
 
 function expectPathsResolve(report: ValidationReport, document: unknown): void {
@@ -23,21 +21,19 @@ function expectPathsResolve(report: ValidationReport, document: unknown): void {
 }
 
 describe("linear-time validation of hostile documents", () => {
-  it("an email address of 100,000 '@' and a newline is invalid, at once", () => {
+  it("an email address of 100,000 '@' and a newline is invalid", () => {
     const document = { catalog: { uuid, metadata: { ...metadata, parties: [{ uuid, type: "person", name: "A", "email-addresses": [`${"@".repeat(100_000)}\n`] }] } } };
-    const { report, ms } = timedReport(document);
+    const { report } = reportOf(document);
     expect(report.valid).toBe(false);
     expect(report.issues.map((issue) => issue.path)).toContain("/catalog/metadata/parties/0/email-addresses/0");
-    expect(ms).toBeLessThan(2000);
   });
 
-  it("200,000 wrong-typed array items are all counted, in well under 2 s", () => {
+  it("200,000 wrong-typed array items are all counted", () => {
     const document = { catalog: { uuid, metadata, params: new Array(200_000).fill(1) } };
-    const { report, ms } = timedReport(document);
+    const { report } = reportOf(document);
     expect(report).toMatchObject({ valid: false, issueCount: 200_000, truncated: true });
     expect(report.issues).toHaveLength(200);
     expect(report.issues[199]).toMatchObject({ path: "/catalog/params/199", keyword: "type" });
-    expect(ms).toBeLessThan(2000);
   });
 });
 
@@ -88,10 +84,8 @@ describe("the semantic layer's parameter-insertion scan", () => {
     }
   });
 
-  it("scans 20,000 unclosed insertions in one prose at once", () => {
-    const started = performance.now();
+  it("scans 20,000 unclosed insertions in one prose and finds the one closed at the end", () => {
     expect(insertionsReported(`${"{{insert:param,".repeat(20_000)} }}`)).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 
@@ -100,10 +94,9 @@ describe("bounded reports", () => {
     const catalog: Record<string, unknown> = { uuid, metadata };
     for (let i = 0; i < 240; i++) catalog[`${String(i).padStart(3, "0")}${"x".repeat(99_997)}`] = 1;
     const document = { catalog };
-    const { report, ms, bytes } = timedReport(document);
+    const { report, bytes } = reportOf(document);
     expect(report).toMatchObject({ valid: false, issueCount: 240, truncated: true });
     expect(bytes).toBeLessThan(128 * 1024);
-    expect(ms).toBeLessThan(2000);
     expectPathsResolve(report, document);
     expect(report.issues[0]).toMatchObject({
       path: "/catalog",
@@ -115,7 +108,7 @@ describe("bounded reports", () => {
     let group: Record<string, unknown> = { id: "g", title: "T", bogus: 1 };
     for (let i = 0; i < 120; i++) group = { id: "g", title: "T", groups: [group] };
     const document = { catalog: { uuid, metadata, groups: [group] } };
-    const { report } = timedReport(document);
+    const { report } = reportOf(document);
     const issue = report.issues.find((candidate) => candidate.keyword === "additionalProperties")!;
     expect(issue.path.length).toBeLessThanOrEqual(MAX_PATH_LENGTH);
     expect(issue.path).toMatch(/^\/catalog(\/groups\/0)+(\/groups)?$/);

@@ -1,7 +1,7 @@
-// The semantic layer stays linear in document size at any nesting depth: a finding deep down costs no copy of its
-// path. Parts nested 2,000 deep with a finding at every level ("item" is not a part name of a control, nor of the parts
-// below a statement) run in
-// about 8 times the time of 250 levels (quadratic work would take 64 times), in little memory.
+// The semantic layer at any nesting depth: parts nested 2,000 deep with a finding at every level ("item" is not a part
+// name of a control, nor of the parts below a statement) are all reported with their full pointers, in little memory (a
+// finding deep down costs no copy of its path). That the time grows linearly with the depth (2,000 levels in about 8
+// times the time of 250; quadratic work would take 64 times) is measured by bench/linear-curves.ts, not timed here.
 import { describe, expect, it } from "vitest";
 import { getHeapStatistics } from "node:v8";
 import { resolveSemanticRules, runSemanticLayer } from "../../runtime/core/semantic.js";
@@ -17,33 +17,19 @@ function nestedParts(depth: number): unknown {
   return catalog({ controls: [{ id: "c1", title: "Control", parts: [part] }] });
 }
 
-function fastest(depth: number): { ms: number; findings: ReturnType<typeof runSemanticLayer>["issues"] } {
-  const document = nestedParts(depth);
-  let best = Number.POSITIVE_INFINITY;
-  let findings = runSemanticLayer("catalog", document, active).issues;
-  for (let run = 0; run < 3; run++) {
-    const started = performance.now();
-    findings = runSemanticLayer("catalog", document, active).issues;
-    best = Math.min(best, performance.now() - started);
-  }
-  return { ms: best, findings };
-}
-
 describe("semantic layer at depth", () => {
-  it("reports at every level of 2,000 nested parts with the full pointer, in time linear in depth", () => {
-    const shallow = fastest(250);
+  it("reports at every level of 2,000 nested parts with the full pointer, in little memory", () => {
+    runSemanticLayer("catalog", nestedParts(250), active);
     const heapBefore = getHeapStatistics().total_heap_size;
-    const deep = fastest(2000);
+    const findings = runSemanticLayer("catalog", nestedParts(2000), active).issues;
     const heapGrowth = getHeapStatistics().total_heap_size - heapBefore;
 
-    const placement = deep.findings.filter((f) => f.message.startsWith('Value "item" is not allowed'));
+    const placement = findings.filter((f) => f.message.startsWith('Value "item" is not allowed'));
     expect(placement.length).toBe(2000);
     const deepest = placement.at(-1)!;
     expect(deepest.path).toBe(`/catalog/controls/0${"/parts/0".repeat(2000)}/name`);
     expect(placement[0]!.path).toBe("/catalog/controls/0/parts/0/name");
 
-    expect(deep.ms).toBeLessThan(2000);
-    expect(deep.ms / Math.max(shallow.ms, 2)).toBeLessThan(24);
     expect(heapGrowth).toBeLessThan(256 * 1024 * 1024);
   });
 });
