@@ -2,7 +2,11 @@
 # the same ones the package test runs, so the test proves what the image does.
 #
 #   docker build --build-context shared=../shared -t oscal-validator .
-#   docker run -p 8080:8080 -e REDIS_URL=redis://redis:6379 oscal-validator
+#   docker run -p 8080:8080 -e PUBLIC_BASE_URL=https://oscal.example.org -e REDIS_URL=redis://redis:6379 oscal-validator
+#
+# PUBLIC_BASE_URL is the address clients use, which the service's links carry; unset, they name
+# http://localhost:<PORT> (the start-up log line's baseUrl says which). The image runs the node:http transport, which
+# answers any client directly; compose.yaml and deploy/kubernetes.yaml run TRANSPORT=uws behind nginx instead.
 #
 # Build: ../shared (the NIST schemas and metaschema) is a build context of its own, placed beside the sources where
 # the compiler looks for it by default. It is needed to build, never to run.
@@ -22,6 +26,7 @@ COPY --from=build /opt/oscal-validator /opt/oscal-validator
 ENV NODE_ENV=production \
     PATH=/opt/oscal-validator/node_modules/.bin:$PATH \
     PORT=8080 \
+    TRANSPORT=node \
     KEYS_FILE=/var/lib/oscal-validator/keys.json
 RUN mkdir -p /var/lib/oscal-validator && chown node:node /var/lib/oscal-validator
 USER node
