@@ -11,12 +11,17 @@ constraints=${INPUT_CONSTRAINTS:-}
 documents=${INPUT_DOCUMENTS:-}
 format=${INPUT_FORMAT:-sarif}
 output=${INPUT_OUTPUT:-oscal-validation.sarif}
+docs_base_url=${INPUT_DOCS_BASE_URL:-}
 fail_on_invalid=${INPUT_FAIL_ON_INVALID:-true}
 action_dir=$(cd "$(dirname "$0")/.." && pwd)
 package=$(realpath "$INPUT_PACKAGE")
 install_dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/oscal-validator.XXXXXX")
 
 "$action_dir/scripts/install-from-tarball.sh" "$package" "$install_dir" >&2
+if [ -z "$docs_base_url" ]; then
+  # The rule pages of this very version, as the release workflow publishes them: <homepage>v<version>.
+  docs_base_url=$(node -p 'const p = require(process.argv[1]); p.homepage.replace(/\/*$/, "/") + "v" + p.version' "$install_dir/node_modules/oscal-validator/package.json")
+fi
 cd "${GITHUB_WORKSPACE:-$PWD}"
 
 shopt -s globstar nullglob
@@ -31,7 +36,7 @@ for pattern in "${patterns[@]}"; do
   files+=("${matches[@]}")
 done
 
-args=(--level "$level" --format "$format")
+args=(--level "$level" --format "$format" --docs-base-url "$docs_base_url")
 [ -n "$rules" ] && args+=(--rules "$rules")
 [ -n "$constraints" ] && args+=(--constraints "$constraints")
 [ -n "$documents" ] && args+=(--documents "$documents")

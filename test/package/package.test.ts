@@ -290,10 +290,16 @@ describe("the GitHub Action's run step", () => {
     const { status, stderr, outputs } = runAction({ paths: "oscal/**/*.json", package: path.join(root, packed.filename) });
     expect(status, stderr).toBe(1);
     expect(outputs).toEqual({ report: action.inputs.output!.default, "exit-code": "1" });
-    const sarif = JSON.parse(readFileSync(path.join(workspace, outputs.report!), "utf8")) as {
+    const text = readFileSync(path.join(workspace, outputs.report!), "utf8");
+    const sarif = JSON.parse(text) as {
       version: string;
-      runs: { results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+      runs: { tool: { driver: { rules: { helpUri: string }[] } }; results: { ruleId: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
     };
+    // Help links name the rule pages the release workflow publishes for this version, never a local service.
+    expect(text).not.toContain("localhost");
+    const helpUris = sarif.runs[0]!.tool.driver.rules.map((rule) => rule.helpUri);
+    expect(helpUris.length).toBeGreaterThan(0);
+    for (const uri of helpUris) expect(uri).toMatch(new RegExp(`^https://[^/]+/oscal-validator/v${PACKAGE_VERSION.replaceAll(".", "\\.")}/docs/rules#`));
     const schema = JSON.parse(readFileSync(path.join(corpusDir(), "../sarif/sarif-schema-2.1.0.json"), "utf8")) as Schema;
     expect(new Validator(schema, "4", false).validate(sarif).errors).toEqual([]);
     const uris = new Set(sarif.runs[0]!.results.flatMap((result) => result.locations.map((location) => location.physicalLocation.artifactLocation.uri)));
