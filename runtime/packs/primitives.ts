@@ -47,7 +47,16 @@ function instantOf(text: string): number {
   return Date.parse(`${m[1]}${m[2] ?? "T00:00:00"}${m[3] ?? "Z"}`);
 }
 
+/**
+ * The comparisons evaluation has made in this process: pairs of atoms compared, and atoms hashed into or looked up in
+ * the sets that stand for comparisons with many values (and in the join's flag indexes). Read by the tests, which show
+ * with it that a pack's cost grows linearly with the document; one increment per comparison costs nothing measurable.
+ */
+let comparisons = 0;
+export const comparisonsMade = (): number => comparisons;
+
 function compareAtoms(op: string, a: Atom, b: Atom): boolean {
+  comparisons++;
   let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
   let y: string | number | boolean = b instanceof Date ? b.getTime() : b;
   if (a instanceof Date !== b instanceof Date) {
@@ -77,12 +86,83 @@ function compareAtoms(op: string, a: Atom, b: Atom): boolean {
   }
 }
 
+/**
+ * Sequences shorter than this are compared (or filtered) item by item: hashing them would cost more than it saves.
+ * From this length on, an equality with a sequence hashes its atoms, and a filter by `@flag = $values` joins.
+ */
+const HASH_AT_LEAST = 8;
+
+/**
+ * The atoms of a sequence hashed for general equality (`=`), giving exactly compareAtoms' answers: a string equals a
+ * string alike, a number whose value it reads as (Number()), or the boolean it spells; a number equals a number, a
+ * string read as it, or a boolean as 0 or 1; a boolean equals itself, its name or its number.
+ */
+class EqualityIndex {
+  private readonly strings = new Set<string>();
+  private readonly numbers = new Set<number>();
+  /** The strings' values as numbers, where they read as one. */
+  private readonly stringNumbers = new Set<number>();
+  private readonly booleans = new Set<boolean>();
+
+  constructor(
+    atoms: readonly (string | number | boolean)[],
+    /** How many items of the sequence have no atom. */
+    readonly missing: number,
+  ) {
+    for (const atom of atoms) {
+      comparisons++;
+      if (typeof atom === "string") {
+        this.strings.add(atom);
+        const number = Number(atom);
+        if (!Number.isNaN(number)) this.stringNumbers.add(number);
+      } else if (typeof atom === "number") this.numbers.add(atom);
+      else this.booleans.add(atom);
+    }
+  }
+
+  /** Whether an atom of the sequence equals `atom` (neither a date nor NaN). */
+  has(atom: string | number | boolean): boolean {
+    comparisons++;
+    if (typeof atom === "string") return this.strings.has(atom) || this.numbers.has(Number(atom)) || ((atom === "true" || atom === "false") && this.booleans.has(atom === "true"));
+    if (typeof atom === "number") return this.numbers.has(atom) || this.stringNumbers.has(atom) || ((atom === 1 || atom === 0) && this.booleans.has(atom === 1));
+    return this.booleans.has(atom) || this.strings.has(String(atom)) || this.numbers.has(Number(atom));
+  }
+}
+
+/** Dates compare as instants and NaN equals nothing: the sequences holding them are compared pair by pair. */
+const hashable = (atom: Atom): atom is string | number | boolean => !(atom instanceof Date) && !(typeof atom === "number" && Number.isNaN(atom));
+
+/** Per sequence (sequences are shared and never modified: a memoised value, a let's), its equality index; null: none. */
+const equalityIndexes = new WeakMap<readonly Item[], EqualityIndex | null>();
+function equalityIndexOf(items: readonly Item[]): EqualityIndex | null {
+  let index = equalityIndexes.get(items);
+  if (index === undefined) {
+    const atoms = atomize(items);
+    index = atoms.every(hashable) ? new EqualityIndex(atoms, items.length - atoms.length) : null;
+    equalityIndexes.set(items, index);
+  }
+  return index;
+}
+
+/** Whether an atom of `probes` equals one of `items`, through the index of `items`; undefined where only pairs decide. */
+function someEqual(items: readonly Item[], probes: readonly Atom[]): boolean | undefined {
+  const index = equalityIndexOf(items);
+  if (index === null || !probes.every(hashable)) return undefined;
+  return probes.some((probe) => index.has(probe as string | number | boolean));
+}
+
 /** General comparison: true when some pair of the two sides' atoms compares true. */
 export function compareGeneral(op: string, leftItems: readonly Item[], rightItems: readonly Item[]): Item[] {
   if (leftItems.length === 1 && rightItems.length === 1) {
     const a = atomOf(leftItems[0]!);
     const b = atomOf(rightItems[0]!);
     return bool(a !== undefined && b !== undefined && compareAtoms(op, a, b));
+  }
+  // `=` with a long side: its atoms hashed (once per sequence) and the other side's looked up, not every pair compared.
+  if (op === "=" && Math.max(leftItems.length, rightItems.length) >= HASH_AT_LEAST) {
+    const [hashed, probed] = leftItems.length >= rightItems.length ? [leftItems, rightItems] : [rightItems, leftItems];
+    const found = someEqual(hashed, atomize(probed));
+    if (found !== undefined) return bool(found);
   }
   const left = atomize(leftItems);
   const right = atomize(rightItems);
@@ -93,6 +173,10 @@ export function compareGeneral(op: string, leftItems: readonly Item[], rightItem
 /** `@flag = expression`: the flag's value (read from the JSON, without its node) against the other side's atoms. */
 export function compareFlagWith(op: string, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
   if (value === undefined) return FALSE;
+  if (op === "=" && rightItems.length >= HASH_AT_LEAST) {
+    const found = someEqual(rightItems, [value]);
+    if (found !== undefined) return bool(found);
+  }
   // Each atom is compared once: no sequence of them is made.
   for (let j = 0; j < rightItems.length; j++) {
     const b = atomOf(rightItems[j]!);
@@ -168,6 +252,27 @@ export function quantified(some: boolean, bindings: readonly Binding[], at: numb
 }
 
 /**
+ * `some $x in S satisfies $x = E` and `every $x in S satisfies $x != E` (either way round), where E does not read $x:
+ * E is the same for every $x, so it is evaluated once (when S is not empty, as the quantifier would), and the first is
+ * the general comparison `S = E`, hashed when S is long; the second holds when E has one atom that no item of S equals
+ * (and every item of S has an atom), looked up in the same hashed set. Each `S` is its own sequence: a memoised value
+ * or a let's is hashed once for all the evaluations that share it.
+ */
+export function quantifiedEquality(some: boolean, within: Evaluator, other: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
+  const items = within(focus, scope);
+  if (items.length === 0) return bool(!some);
+  const others = other(focus, scope);
+  if (some) return compareGeneral("=", items, others);
+  const atoms = atomize(others);
+  if (atoms.length === 0) return FALSE;
+  const [atom] = atoms as [Atom];
+  const index = atoms.length === 1 && items.length >= HASH_AT_LEAST && hashable(atom) ? equalityIndexOf(items) : null;
+  if (index !== null) return bool(index.missing === 0 && !index.has(atom as string | number | boolean));
+  for (let i = 0; i < items.length; i++) if (compareGeneral("!=", [items[i]!], others) === FALSE) return FALSE;
+  return TRUE;
+}
+
+/**
  * Appends `items` to `out` one by one: `out.push(...items)` passes every item as an argument, and an array of some
  * hundred thousand (the props of one component) overflows the stack, which would read as a nesting error.
  */
@@ -218,21 +323,19 @@ function filter(items: readonly Item[], predicate: Evaluator, scope: Scope): Ite
 }
 
 /**
- * `@flag = $variable`: a general equality of a flag with a variable's values. Applied to many nodes for each of many
- * context nodes (`component[@uuid = $component-uuid]` for every statement), filtering costs the product of the two;
- * looking the values up in the nodes' flag values, indexed once per sequence of nodes, costs their sum.
+ * `@flag = E`, E not depending on the focus (`$component-uuid`, `substring-after($href, '#')`): a general equality of a
+ * flag with values that are the same for every node filtered. Applied to many nodes for each of many context nodes
+ * (`component[@uuid = $component-uuid]` for every statement), filtering costs the product of the two; looking the
+ * values up in the nodes' flag values, indexed once per sequence of nodes, costs their sum.
  */
 export interface FlagJoin {
   flag: string;
   values: Evaluator;
 }
 
-/** Sequences shorter than this are filtered: indexing them would cost more than it saves. */
-const JOIN_AT_LEAST = 8;
-
 /** A predicate that reads a variable, applied on every evaluation; through its join when it has one and it pays. */
 function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
-  const joined = flagJoin !== null && items.length >= JOIN_AT_LEAST ? join(items, flagJoin, scope) : undefined;
+  const joined = flagJoin !== null && items.length >= HASH_AT_LEAST ? join(items, flagJoin, scope) : undefined;
   return joined ?? filter(items, predicate, scope);
 }
 
@@ -246,6 +349,7 @@ function nodesByFlagValue(items: readonly Item[], flag: string): Map<string, num
   index = new Map();
   for (let i = 0; i < items.length; i++) {
     const value = flagValueOf(flag, items[i]);
+    comparisons++;
     if (value === undefined) continue;
     // Numbers and booleans compare with strings by conversion rules, not by identity: such sequences are filtered.
     if (typeof value !== "string") {
@@ -260,13 +364,15 @@ function nodesByFlagValue(items: readonly Item[], flag: string): Map<string, num
   return index;
 }
 
-/** The items whose flag equals one of the variable's values, in order; undefined where only filtering decides. */
+/** The items whose flag equals one of the values, in order; undefined where only filtering decides. */
 function join(items: readonly Item[], { flag, values }: FlagJoin, scope: Scope): Item[] | undefined {
-  const atoms = atomize(values(undefined, scope));
+  // The values are the same at every item: evaluated at the first, as filtering would evaluate them first.
+  const atoms = atomize(values(items[0], scope));
   if (!atoms.every((atom) => typeof atom === "string")) return undefined;
   const index = nodesByFlagValue(items, flag);
   if (index === null) return undefined;
   const positions = new Set<number>();
+  comparisons += atoms.length;
   for (const atom of atoms) for (const position of index.get(atom as string) ?? []) positions.add(position);
   if (positions.size === items.length) return items as Item[];
   return [...positions].sort((a, b) => a - b).map((position) => items[position]!);
