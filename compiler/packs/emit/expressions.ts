@@ -7,7 +7,7 @@
 // node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
-import { bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf } from "./shapes.js";
+import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -124,14 +124,21 @@ export class ExpressionEmitter {
         }
         const op = literal(expr.op);
         if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${this.expr(expr.right)}, f, s);`;
+        // An equality hashes a long side once per sequence: a side read from an ancestor is made one sequence per ancestor.
+        const operand = (side: Expr) => this.value(expr.op === "=" ? ancestorScoped(side) : side);
         // `@name = expression`: the flag's value is read from the JSON, without its node.
         const leftFlag = bareFlagOf(expr.left);
-        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${this.value(expr.right)});`;
-        return `return compareGeneral(${op}, ${this.value(expr.left)}, ${this.value(expr.right)});`;
+        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${operand(expr.right)});`;
+        return `return compareGeneral(${op}, ${operand(expr.left)}, ${operand(expr.right)});`;
       }
       case "if":
         return `return effectiveBoolean(${this.value(expr.condition)}) ? ${this.value(expr.then)} : ${this.value(expr.else)};`;
       case "quantified": {
+        const equality = quantifiedEqualityOf(expr);
+        if (equality !== undefined) {
+          const { some, within, other } = equality;
+          return `return quantifiedEquality(${some}, ${this.expr(ancestorScoped(within))}, ${this.expr(other)}, f, s);`;
+        }
         const bindings = this.declarations.constant(`[${expr.bindings.map((binding) => `{ name: ${literal(binding.name)}, in: ${this.expr(binding.in)} }`).join(", ")}]`);
         return `return bool(quantified(${expr.quantifier === "some"}, ${bindings}, 0, ${this.expr(expr.satisfies)}, f, s));`;
       }

@@ -101,11 +101,85 @@ export function onlyCompared(tree: unknown, name: string): boolean {
   return !rebound && uses === compared;
 }
 
-/** `@flag = $variable`, which a join may stand for: the flag, and the variable's expression. */
+/**
+ * `@flag = E`, E reading variables but not the focus (`$component-uuid`, `substring-after($href, '#')`), which a join
+ * may stand for: the flag, and E. (Without variables, E is literals: compared as they are.)
+ */
 export function flagJoinOf(expr: Expr): { flag: string; values: Expr } | undefined {
-  if (expr.type !== "cmp" || expr.op !== "=" || expr.right.type !== "var") return undefined;
+  if (expr.type !== "cmp" || expr.op !== "=" || variableFree(expr.right) || !focusFree(expr.right)) return undefined;
   const flag = bareFlagOf(expr.left);
   return flag === undefined ? undefined : { flag, values: expr.right };
+}
+
+/**
+ * Whether an expression's value is the same whatever its focus: it reads variables, literals and functions of them,
+ * and paths that start from a variable (never from the focus or its document, which `doc()` may change).
+ */
+export function focusFree(expr: Expr): boolean {
+  switch (expr.type) {
+    case "literal":
+    case "var":
+      return true;
+    case "path": {
+      const [first] = expr.steps;
+      return !expr.rootDescendant && first?.axis === "expr" && focusFree(first.expr);
+    }
+    case "call":
+      // path() without an argument is the focus's.
+      return (expr.name !== "path" || expr.args.length > 0) && expr.args.every(focusFree);
+    case "sequence":
+    case "union":
+    case "and":
+    case "or":
+      return expr.items.every(focusFree);
+    case "cmp":
+    case "vcmp":
+      return focusFree(expr.left) && focusFree(expr.right);
+    case "if":
+      return focusFree(expr.condition) && focusFree(expr.then) && focusFree(expr.else);
+    case "quantified":
+      return expr.bindings.every((binding) => focusFree(binding.in)) && focusFree(expr.satisfies);
+    case "map":
+      return focusFree(expr.left);
+    case "lookup":
+      return focusFree(expr.base);
+  }
+}
+
+/** Whether a syntax tree reads the variable. */
+function readsVariable(tree: unknown, name: string): boolean {
+  if (Array.isArray(tree)) return tree.some((item) => readsVariable(item, name));
+  if (tree === null || typeof tree !== "object") return false;
+  const node = tree as Partial<Record<string, unknown>>;
+  return (node.type === "var" && node.name === name) || Object.values(node).some((value) => readsVariable(value, name));
+}
+
+/**
+ * `some $x in S satisfies $x = E` or `every $x in S satisfies $x != E` (either way round), E not reading $x: a test of
+ * E's atoms against S's, which a hashed set of S's atoms answers without a comparison per pair.
+ */
+export function quantifiedEqualityOf(expr: Expr & { type: "quantified" }): { some: boolean; within: Expr; other: Expr } | undefined {
+  const [binding, ...more] = expr.bindings;
+  const some = expr.quantifier === "some";
+  const test = expr.satisfies;
+  if (binding === undefined || more.length > 0 || test.type !== "cmp" || test.op !== (some ? "=" : "!=")) return undefined;
+  const bound = (operand: Expr) => operand.type === "var" && operand.name === binding.name;
+  const other = bound(test.left) ? test.right : bound(test.right) ? test.left : undefined;
+  return other === undefined || readsVariable(other, binding.name) ? undefined : { some, within: binding.in, other };
+}
+
+/**
+ * A variable-free path that climbs to one node first (`../../component/@uuid`, `/system-security-plan/x`), as that
+ * node's memoised value: `../..` then `(component/@uuid)`. Compared with each of many context nodes under the same
+ * ancestor, its value is then one sequence, hashed once. Any other expression is returned as it is.
+ */
+export function ancestorScoped(expr: Expr): Expr {
+  if (expr.type !== "path" || expr.rootDescendant || !variableFree(expr)) return expr;
+  const plain = (step: Step | undefined, axis: Step["axis"]) => step?.axis === axis && step.predicates.length === 0;
+  let up = plain(expr.steps[0], "root") ? 1 : 0;
+  if (up === 0) while (plain(expr.steps[up], "parent")) up++;
+  if (up === 0 || up === expr.steps.length) return expr;
+  return { type: "path", rootDescendant: false, steps: [...expr.steps.slice(0, up), { axis: "expr", expr: { type: "path", rootDescendant: false, steps: expr.steps.slice(up) }, predicates: [] }] };
 }
 
 /**
