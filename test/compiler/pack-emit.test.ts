@@ -123,6 +123,42 @@ describe("generated rule-pack code", () => {
     expect(run(nested("//group/control[true()]"), catalog).findings).toEqual(inOrder);
   });
 
+  it("hashes equalities of many values with the same outcome as comparing every pair", () => {
+    // Ten components; each prop's value names a component's uuid, or none (every third).
+    const components = Array.from({ length: 10 }, (_, i) => ({ uuid: `c${i}`, type: "x", props: [{ name: "a", value: i % 3 === 0 ? "none" : `c${(i + 1) % 10}` }] }));
+    const document = { "system-security-plan": { uuid: "s", components } };
+    const tests = (wrap: (test: string) => string) => [
+      `some $u in ../../component/@uuid satisfies ${wrap("$u = @value")}`,
+      `every $u in ../../component/@uuid satisfies ${wrap("@value != $u")}`,
+      "../../component/@uuid = @value",
+      "exists(../../component[@uuid = $target])",
+    ];
+    // `and true()` keeps each quantifier from being read as a test of E's atoms against S's: every pair is compared.
+    const written = (wrap: (test: string) => string): SourcePack => ({
+      ...pack([]),
+      rules: tests(wrap).map((_, i) => rule(i, "expect")),
+      contexts: [
+        {
+          targets: [parseMetapath("//component/prop")],
+          lets: [{ name: "target", expr: parseMetapath("@value") }],
+          constraints: tests(wrap).map((test, i) => ({ rule: i, kind: "expect" as const, target: parseMetapath("."), test: parseMetapath(test) })),
+        },
+      ],
+    });
+    const hashed = run(written((test) => test), document);
+    const pairwise = run(written((test) => `(${test} and true())`), document);
+    expect(hashed.text).toMatch(/quantifiedEquality\(true,[^]*quantifiedEquality\(false,/);
+    expect(pairwise.text).not.toMatch(/quantifiedEquality\(/);
+    expect(hashed.results).toEqual(pairwise.results);
+    expect(hashed.findings).toEqual(pairwise.findings);
+    expect(hashed.results).toEqual([
+      { pass: 6, fail: 4, notEvaluated: 0 },
+      { pass: 4, fail: 6, notEvaluated: 0 },
+      { pass: 6, fail: 4, notEvaluated: 0 },
+      { pass: 6, fail: 4, notEvaluated: 0 },
+    ]);
+  });
+
   it("points at items past the millionth of one array", () => {
     // 2^20 + 1 props, the last one failing: a node's position packs its instance number and array index into one
     // number, whose 20 bits for the index were once too few (a 4 MB body holds such an array of one-letter strings).

@@ -1,0 +1,66 @@
+// The hashed forms of general equality give exactly the answers of comparing every pair: `A = B` with a long side, and
+// `some $x in S satisfies $x = E` / `every $x in S satisfies $x != E` evaluated by quantifiedEquality, on sequences of
+// atoms whose comparisons convert (strings read as numbers, booleans as names and 0 or 1, dates as instants), with the
+// same error where a pair cannot be compared.
+import { describe, expect, it } from "vitest";
+import { packModule } from "#generated/packs/index.js";
+import { packProgram, Run, type PackModule } from "../../runtime/packs/engine.js";
+import type { Item } from "../../runtime/packs/node-view.js";
+import { compareGeneral, quantified, quantifiedEquality, NotEvaluated, type Evaluator } from "../../runtime/packs/primitives.js";
+
+const ATOMS: Item[] = ["", " ", "0", "1", "1.0", "01", "0x1", "1e0", "-0", "true", "false", "abc", "Infinity", "2020-01-01", 0, -0, 1, 1.5, Infinity, true, false];
+const DATE = new Date("2020-01-01T00:00:00Z");
+
+/** A seeded generator, so that a failure names a case that can be run again. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function sequence(next: () => number, length: number, withDate: boolean): Item[] {
+  return Array.from({ length }, () => (withDate && next() < 0.05 ? DATE : ATOMS[Math.floor(next() * ATOMS.length)]!));
+}
+
+/** The outcome of an evaluation, or the message of what it threw. */
+function outcome(evaluate: () => Item[]): unknown {
+  try {
+    return evaluate();
+  } catch (error) {
+    if (error instanceof NotEvaluated) return `not evaluated: ${error.message}`;
+    throw error;
+  }
+}
+
+const scope = new Run(packProgram(packModule("fedramp") as PackModule), { active: () => true, now: DATE }).rootScope;
+const constant = (items: Item[]): Evaluator => () => items;
+
+describe("hashed general equality", () => {
+  it("answers A = B as comparing every pair does", () => {
+    const next = random(1);
+    for (let round = 0; round < 3000; round++) {
+      const withDate = round % 10 === 0;
+      const long = sequence(next, 8 + Math.floor(next() * 12), withDate);
+      const short = sequence(next, Math.floor(next() * 4), withDate);
+      // Pairs in order, left side first: where a date meets a string that is none, the first such pair is the error.
+      const pairwise = (left: Item[], right: Item[]) => () => (left.some((a) => right.some((b) => compareGeneral("=", [a], [b])[0] === true)) ? [true] : [false]);
+      expect(outcome(() => compareGeneral("=", long, short)), `round ${round}`).toEqual(outcome(pairwise(long, short)));
+      expect(outcome(() => compareGeneral("=", short, long)), `round ${round}`).toEqual(outcome(pairwise(short, long)));
+    }
+  });
+
+  it("answers some $x in S satisfies $x = E and every $x in S satisfies $x != E as the quantifier does", () => {
+    const next = random(2);
+    for (let round = 0; round < 3000; round++) {
+      const within = sequence(next, Math.floor(next() * 20), round % 10 === 0);
+      const other = sequence(next, Math.floor(next() * 3), round % 10 === 0);
+      for (const some of [true, false]) {
+        const satisfies: Evaluator = (_, s) => compareGeneral(some ? "=" : "!=", s.lookup("x"), other);
+        const expected = outcome(() => [quantified(some, [{ name: "x", in: constant(within) }], 0, satisfies, undefined, scope)]);
+        expect(outcome(() => quantifiedEquality(some, constant(within), constant(other), undefined, scope)), `round ${round}, ${some ? "some" : "every"}`).toEqual(expected);
+      }
+    }
+  });
+});
