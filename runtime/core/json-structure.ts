@@ -8,7 +8,7 @@
 // escaped name or a suspicious escape) is walked again, on its text, to name the exact findings and their paths.
 import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
-import { escapeToken } from "./json-pointer.js";
+import { pointerAt, type PathNode } from "./json-pointer.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
 import { wasmScanJsonBytes } from "./json-wasm.js";
 
@@ -50,14 +50,16 @@ export function scanJsonBytes(bytes: Uint8Array): ByteScan {
   return wasmScanJsonBytes(bytes) ?? scanJsonBytesInJs(bytes);
 }
 
-/** The structure scan in JavaScript. Linear: each byte is read once, escapes aside (four more bytes). */
+/** The structure scan in JavaScript. Linear: each byte is read or searched once, escapes aside (four more bytes). */
 export function scanJsonBytesInJs(bytes: Uint8Array): ByteScan {
   const isObject = new Uint8Array(MAX_NESTING_DEPTH + 1);
   const names = new MemberNames();
   let depth = 0;
   let expectName = false;
   let needsTextPass = false;
-  // Where the next backslash is (bytes.length when none is left), searched again only once passed.
+  // Where the next quote and the next backslash are (bytes.length when none is left), each searched again only once
+  // passed: searching afresh at every escape of a long string would read the rest of the string at each.
+  let quote = -1;
   let backslash = -1;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
@@ -92,10 +94,10 @@ export function scanJsonBytesInJs(bytes: Uint8Array): ByteScan {
       }
       if (i >= shortEnd && i < bytes.length) {
         for (;;) {
-          const close = bytes.indexOf(QUOTE, i);
+          if (quote < i) quote = nextIndex(bytes, QUOTE, i);
           if (backslash < i) backslash = nextIndex(bytes, BACKSLASH, i);
-          if (close < 0 || backslash > close) {
-            i = close < 0 ? bytes.length : close;
+          if (backslash > quote || quote === bytes.length) {
+            i = quote;
             break;
           }
           if (bytes[backslash + 1] === U && isExcludedEscape(bytes, backslash + 2)) needsTextPass = true;
@@ -179,6 +181,8 @@ export function hasLoneSurrogate(text: string): boolean {
 interface Container {
   /** Names seen so far; undefined for an array. */
   names: Set<string> | undefined;
+  /** Where the container lies: the parent of every value in it. */
+  at: PathNode | undefined;
   /** The member name or item index of the value being read. */
   key: string | number;
   items: number;
@@ -186,15 +190,21 @@ interface Container {
 
 /**
  * The exact pass, on a text JSON.parse has accepted: every repeated member name, every string (name or value) holding
- * an excluded character, each at its RFC 6901 pointer. Linear in the text; run only on texts the byte scan flags.
+ * an excluded character, each at its RFC 6901 pointer. Linear in the text, however deep and long the paths: each value
+ * costs O(1) besides its own characters, and a finding's pointer is spelled out only when read (see finding). Run only
+ * on texts the byte scan flags.
  */
 export function textFindings(text: string): ValidationIssue[] {
   const findings: ValidationIssue[] = [];
   const containers: Container[] = [];
-  const pointer = (): string => containers.map((container) => `/${escapeToken(String(container.key))}`).join("");
   const startValue = (): void => {
     const top = containers[containers.length - 1];
     if (top && top.names === undefined) top.key = top.items++;
+  };
+  /** Where the value being read lies (or its member name). */
+  const here = (): PathNode | undefined => {
+    const top = containers[containers.length - 1];
+    return top && { parent: top.at, token: top.key };
   };
   let expectName = false;
   for (let i = 0; i < text.length; i++) {
@@ -208,16 +218,16 @@ export function textFindings(text: string): ValidationIssue[] {
       if (expectName && top?.names) {
         expectName = false;
         top.key = value;
-        if (top.names.has(value)) findings.push(finding("duplicateName", pointer(), "Duplicate member name: JSON parsers disagree on which value counts (most keep the last, some the first); each name may appear once per object."));
+        if (top.names.has(value)) findings.push(finding("duplicateName", here(), "Duplicate member name: JSON parsers disagree on which value counts (most keep the last, some the first); each name may appear once per object."));
         top.names.add(value);
-        characterFindings(value, pointer(), "The member name", findings);
+        characterFindings(value, here, "The member name", findings);
       } else {
         startValue();
-        characterFindings(value, pointer(), "The string", findings);
+        characterFindings(value, here, "The string", findings);
       }
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       startValue();
-      containers.push({ names: c === OPEN_OBJECT ? new Set() : undefined, key: "", items: 0 });
+      containers.push({ names: c === OPEN_OBJECT ? new Set() : undefined, at: here(), key: "", items: 0 });
       expectName = c === OPEN_OBJECT;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       containers.pop();
@@ -243,17 +253,30 @@ function stringEnd(text: string, open: number): number {
   }
 }
 
-function characterFindings(value: string, path: string, what: string, findings: ValidationIssue[]): void {
+/** `at` gives where `value` lies; it is asked only when there is a finding. */
+function characterFindings(value: string, at: () => PathNode | undefined, what: string, findings: ValidationIssue[]): void {
   if (LONE_SURROGATE.test(value)) {
-    findings.push(finding("loneSurrogate", path, `${what} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not a character: no OSCAL text can carry it, in JSON or XML.`));
+    findings.push(finding("loneSurrogate", at(), `${what} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which is not a character: no OSCAL text can carry it, in JSON or XML.`));
   }
   if (EXCLUDED_CONTROL.test(value)) {
-    findings.push(finding("controlCharacter", path, `${what} holds a control character (U+0000 to U+001F other than tab, line feed and carriage return), which no OSCAL text can carry through its XML form.`));
+    findings.push(finding("controlCharacter", at(), `${what} holds a control character (U+0000 to U+001F other than tab, line feed and carriage return), which no OSCAL text can carry through its XML form.`));
   }
 }
 
-function finding(rule: keyof typeof JSON_RULES, path: string, message: string): ValidationIssue {
-  return { ...JSON_RULES[rule], path, message, severity: "error" };
+/**
+ * A finding whose path is spelled out when read, each time: a report reads only those it lists (the first 200 by
+ * default), whereas spelling out the pointer of every finding of a document with many findings deep under long names
+ * would take time and memory quadratic in its size. Not kept once read: a report keeps long paths cut.
+ */
+function finding(rule: keyof typeof JSON_RULES, at: PathNode | undefined, message: string): ValidationIssue {
+  return {
+    ...JSON_RULES[rule],
+    get path() {
+      return pointerAt(at);
+    },
+    message,
+    severity: "error",
+  };
 }
 
 /**
@@ -292,15 +315,15 @@ export function checkParsedDocument(document: unknown): { tooDeep: true } | { to
 
 function parsedFindings(document: unknown): ValidationIssue[] {
   const findings: ValidationIssue[] = [];
-  const pending: { value: unknown; path: string }[] = [{ value: document, path: "" }];
+  const pending: { value: unknown; at: PathNode | undefined }[] = [{ value: document, at: undefined }];
   while (pending.length > 0) {
-    const { value, path } = pending.pop()!;
-    if (typeof value === "string") characterFindings(value, path, "The string", findings);
+    const { value, at } = pending.pop()!;
+    if (typeof value === "string") characterFindings(value, () => at, "The string", findings);
     if (typeof value !== "object" || value === null) continue;
-    const keys = Object.keys(value);
-    for (const key of keys) if (!Array.isArray(value)) characterFindings(key, `${path}/${escapeToken(key)}`, "The member name", findings);
+    const members = Object.keys(value).map((key) => ({ value: (value as Record<string, unknown>)[key], at: { parent: at, token: key } }));
+    if (!Array.isArray(value)) for (const member of members) characterFindings(member.at.token, () => member.at, "The member name", findings);
     // Pushed last to first, so that values are reported in document order.
-    for (let k = keys.length - 1; k >= 0; k--) pending.push({ value: (value as Record<string, unknown>)[keys[k]!], path: `${path}/${escapeToken(keys[k]!)}` });
+    for (let k = members.length - 1; k >= 0; k--) pending.push(members[k]!);
   }
   return findings;
 }
