@@ -2,10 +2,12 @@
 // 1. Small-request latency (p50/p99) while 64 clients keep sending the gzip SP 800-53 catalog, against the same
 //    service idle.
 // 2. Peak resident memory (VmHWM) of the service under a deep-nesting attack (10,000 levels at level=full) and a
-//    huge-names attack (a catalog with thousands of long unknown property names), each sent by 8 clients at once, with
-//    the statuses and the slowest answer. All clients share one loopback address: in phase 1 the per-client memory share
-//    is raised to the whole budget (they stand for 64 different clients); in phase 2 it keeps its default, as for an
-//    attacker on one address.
+//    huge-names attack (a catalog with thousands of long unknown property names) and two deep-names attacks (250 levels
+//    of 450-character member names, a repeated name and a list of 28,000 strings, or 14,000 strings each holding a
+//    control character: about 230 KB, 1.5 KB gzipped, once quadratic in the exact text pass), each sent by 8 clients at
+//    once, with the statuses and the slowest answer. All clients share one loopback address: in phase 1 the per-client
+//    memory share is raised to the whole budget (they stand for 64 different clients); in phase 2 it keeps its default,
+//    as for an attacker on one address.
 // Settings: OSCAL_BENCH_CATALOG (catalog path), BENCH_SECONDS (load phase, default 10), WORKERS (default 2).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,6 +15,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { deeplyNestedCatalog, VALIDATE, VALID_CATALOG } from "../test/http/support/documents.js";
+import { deepNamesDocument } from "../test/helpers/deep-names.js";
 import { startService, TRANSPORTS, type TestService } from "../test/http/support/service.js";
 
 interface AutocannonInstance extends Promise<{ requests: { total: number }; non2xx: number; errors: number }> {
@@ -61,6 +64,8 @@ function hugeNamesCatalog(count: number, length: number): string {
 const attacks = [
   { name: "deep nesting (10,000 levels, level=full)", query: "?level=full", body: gzipSync(deeplyNestedCatalog(10_000)) },
   { name: "huge names (20,000 × 1 KiB names)", query: "", body: gzipSync(hugeNamesCatalog(20_000, 1_024)) },
+  { name: "deep names, one repeated (250 levels × 450 characters, 28,000 strings)", query: "", body: gzipSync(deepNamesDocument(250, 450, new Array<string>(28_000).fill('"a"')).text) },
+  { name: "deep names, a finding per string (250 levels × 450 characters, 14,000 strings)", query: "", body: gzipSync(deepNamesDocument(250, 450, new Array<string>(14_000).fill('"\\u0001"')).text) },
 ];
 
 const lines: string[] = [];
