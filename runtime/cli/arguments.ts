@@ -8,6 +8,7 @@ import { resolveOptions, type OptionError, type ValidateOptions } from "../core/
 import { OSCAL_RELEASE } from "../package-info.js";
 import type { DocumentSettings } from "./documents.js";
 import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
+import { DEFAULT_MAX_FILE_BYTES } from "./read-file.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "sarif", "github", "junit"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -24,10 +25,14 @@ export interface ValidateCommand {
   exclude: string[];
   options: ValidateOptions;
   stdinFormat: InputFormat;
+  /** --max-file-size in bytes. */
+  maxFileBytes: number;
   format: OutputFormat;
   output: string | undefined;
-  /** Threads the user asked for; absent, the pool sizes itself to the input (see worker-pool.ts). */
+  /** The most threads the user allows; the pool starts no more than the input and the free cores warrant (see worker-pool.ts). */
   jobs: number | undefined;
+  /** --verbose: list the files a walk skipped. */
+  verbose: boolean;
   failOn: Severity;
   docsBaseUrl: string;
   /** --documents and --document: what pack constraints may read; absent, constraints needing a document are not evaluated. */
@@ -45,7 +50,9 @@ export const USAGE = `Usage: oscal-validate [OPTION]... PATH...
 
 Validates OSCAL ${OSCAL_RELEASE} JSON documents. PATH is a file, a directory (searched for .json, .yaml and .yml
 files; hidden directories and node_modules are skipped), a glob such as 'ssp/**/*.json' (quoted or not), or - for
-standard input. "rules" lists the semantic rules that --level full runs and --rules or --constraints enables
+standard input. A file a directory or glob finds is validated only when it is an OSCAL document (its root has a
+catalog, profile, ... member); others (package.json, workflows) are skipped and counted. A file named is always
+validated. "rules" lists the semantic rules that --level full runs and --rules or --constraints enables
 (--set keeps one set: NIST's constraints, our own checks, or a rule pack's).
 
 Validation:
@@ -64,14 +71,18 @@ Validation:
   --input-format json|yaml how standard input is parsed (default json); files go by their extension
   --exclude PATTERN        skip files and directories matching PATTERN (a glob; repeatable; without a slash it
                            matches a name at any depth)
-  -j, --jobs N             validate on N threads; 1 validates in-process (default: one thread per 32 MB of
-                           input, up to the available parallelism, as each thread pays a start-up cost)
+  --max-file-size SIZE     refuse larger inputs unread: bytes, or with K, M or G (binary; default 256M)
+  -j, --jobs N             validate on at most N threads; 1 validates in-process (default: as many as the cores).
+                           A thread is added per 128 MB of input and only on a core not already busy, as each
+                           thread pays a start-up cost: a small run stays in-process whatever N is
 
 Output:
   -f, --format FORMAT      text (default), json (an array of reports, each with "file"), sarif (SARIF 2.1.0),
                            github (GitHub Actions workflow commands) or junit (JUnit XML)
   -o, --output FILE        write the output to FILE instead of standard output
-  --max-issues N           report at most N findings per file (default: all); every format says when it cut
+  --max-issues N           report at most N findings per file (default: all; 0 counts them only); every format
+                           says when it cut
+  -v, --verbose            list the files a directory or glob found that are not OSCAL documents
   --fail-on error|warning  exit 1 when any finding has this severity or a higher one (default error)
   --docs-base-url URL      where SARIF rules link to for help (default ${DEFAULT_DOCS_BASE_URL})
   -h, --help               show this help
@@ -80,8 +91,9 @@ Output:
 A summary line goes to standard error. Colours are used on a terminal, never when NO_COLOR is set; FORCE_COLOR
 forces them.
 
-Exit status: 0 every input valid; 1 a finding at or above --fail-on, or an input that is not an OSCAL JSON
-document; 2 a usage error or an unreadable input.
+Exit status: 0 every input valid; 1 a finding at or above --fail-on, or a named input that is not an OSCAL JSON
+document; 2 a usage error, an unreadable input (missing, a loop, a device, larger than --max-file-size), or a
+directory or glob with no OSCAL document.
 `;
 
 export class UsageError extends Error {}
@@ -91,10 +103,36 @@ function oneOf<T extends string>(option: string, value: string, allowed: readonl
   throw new UsageError(`--${option} must be one of ${allowed.join(", ")}; got "${value}"`);
 }
 
-function positiveInteger(option: string, value: string): number {
+function wholeNumber(option: string, value: string, least: number): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number < 1) throw new UsageError(`--${option} must be a whole number of at least 1; got "${value}"`);
+  if (!/^\d+$/.test(value) || number < least) throw new UsageError(`--${option} must be a whole number of at least ${least}; got "${value}"`);
   return number;
+}
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { "": 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 };
+
+/** `1048576`, `512K`, `256M`, `1G` (binary multiples; a trailing B or iB is allowed). */
+function byteSize(option: string, value: string): number {
+  const match = /^(\d+)([KMG]?)(?:i?B)?$/i.exec(value);
+  const bytes = match === null ? 0 : Number(match[1]) * SIZE_UNITS[match[2]!.toUpperCase()]!;
+  if (bytes < 1 || !Number.isSafeInteger(bytes)) throw new UsageError(`--${option} must be a size in bytes, such as 1048576, 512K, 256M or 1G; got "${value}"`);
+  return bytes;
+}
+
+/** Options that take a number: "-1" after one is its (wrong) value, not an option, so the check can say what is allowed. */
+const NUMERIC_OPTIONS: ReadonlySet<string> = new Set(["--max-issues", "--jobs", "-j", "--max-file-size"]);
+
+function joinNegativeValues(args: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--") return [...joined, ...args.slice(i)];
+    const value = args[i + 1];
+    if (NUMERIC_OPTIONS.has(args[i]!) && value !== undefined && /^-\d/.test(value)) {
+      joined.push(`${args[i]}=${value}`);
+      i++;
+    } else joined.push(args[i]!);
+  }
+  return joined;
 }
 
 /** parseArgs explains errors in its own words; the CLI names the option and points at --help. */
@@ -146,7 +184,7 @@ export function parseCommandLine(args: readonly string[]): Command {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...args],
+      args: joinNegativeValues(args),
       allowPositionals: true,
       strict: true,
       options: {
@@ -159,7 +197,9 @@ export function parseCommandLine(args: readonly string[]): Command {
         set: { type: "string", multiple: true, default: [] },
         "input-format": { type: "string", default: "json" },
         exclude: { type: "string", multiple: true, default: [] },
+        "max-file-size": { type: "string" },
         jobs: { type: "string", short: "j" },
+        verbose: { type: "boolean", short: "v" },
         format: { type: "string", short: "f", default: "text" },
         output: { type: "string", short: "o" },
         "max-issues": { type: "string" },
@@ -182,7 +222,7 @@ export function parseCommandLine(args: readonly string[]): Command {
   }
   if (values.set.length > 0) throw new UsageError('--set filters "oscal-validate rules" and does not apply to validation');
   if (positionals.length === 0) throw new UsageError("no input files (give a file, directory or glob, or - for standard input)");
-  const maxIssues = values["max-issues"] === undefined ? undefined : positiveInteger("max-issues", values["max-issues"]);
+  const maxIssues = values["max-issues"] === undefined ? undefined : wholeNumber("max-issues", values["max-issues"], 0);
   const options: ValidateOptions = {
     level: values.level as Level | undefined,
     rules: values.rules === undefined ? undefined : ruleIdList(values.rules),
@@ -206,7 +246,9 @@ export function parseCommandLine(args: readonly string[]): Command {
     stdinFormat: oneOf("input-format", values["input-format"], INPUT_FORMATS),
     format: oneOf("format", values.format, OUTPUT_FORMATS),
     output: values.output,
-    jobs: values.jobs === undefined ? undefined : positiveInteger("jobs", values.jobs),
+    maxFileBytes: values["max-file-size"] === undefined ? DEFAULT_MAX_FILE_BYTES : byteSize("max-file-size", values["max-file-size"]),
+    jobs: values.jobs === undefined ? undefined : wholeNumber("jobs", values.jobs, 1),
+    verbose: values.verbose === true,
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
     docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),
     documents: documentSettings(values.documents, values.document),

@@ -1,22 +1,26 @@
 // Turns command-line inputs into the list of files to validate: files as given, directories walked, globs expanded,
 // excluded paths dropped. The order is the arguments' order, and sorted by name within each directory, so output is
-// the same on every run.
-import { readdirSync, statSync, type Dirent } from "node:fs";
+// the same on every run. A walk never fails: an entry it cannot read (a directory without permission, a symbolic link
+// that loops) takes its place in the list as an unreadable input, and the rest of the tree is still walked.
+import { readdirSync, statSync, type Dirent, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type Picomatch from "picomatch";
 import { DISCOVERED_EXTENSIONS } from "./input-format.js";
 import { STDIN } from "./file-outcome.js";
+import { describeFailure } from "./read-file.js";
 
 /** The glob matcher, loaded only for patterns: most runs name files and directories. */
 const picomatch = (): typeof Picomatch => createRequire(import.meta.url)("picomatch") as typeof Picomatch;
 
-export interface Discovery {
-  /** Files to validate, each once; inputs that name nothing readable stay in place, so reading them reports why. */
-  files: string[];
-  /** Glob patterns that matched no file (also in `files`, where they fail to read). */
-  unmatched: Set<string>;
-}
+/** What the inputs stand for, in output order. */
+export type Discovered =
+  /** A file to validate, once however often found; `walked`: found by a walk or glob, so validated only if it is an OSCAL document. */
+  | { kind: "file"; file: string; walked: boolean }
+  /** An entry a walk found and could not read. */
+  | { kind: "unreadable"; file: string; detail: string }
+  /** Closes a directory or glob input: every file it found (some may be listed under an earlier input). */
+  | { kind: "search"; input: string; pattern: boolean; files: string[] };
 
 /** Entries a walk never visits: hidden files and directories (tool and VCS state), and dependencies. */
 function skippedEntry(name: string): boolean {
@@ -27,12 +31,22 @@ function toPosix(file: string): string {
   return file.split(path.sep).join("/");
 }
 
-/** Every file under `dir` (hidden entries and node_modules skipped) that `keep` accepts, depth first, sorted by name. */
-function walk(dir: string, keep: (file: string) => boolean, excluded: (file: string) => boolean, into: string[]): void {
+/** A file a walk found, or an entry it could not read, with the reason. */
+type Found = { file: string; unreadable?: string };
+
+/**
+ * Every file under `dir` (hidden entries and node_modules skipped) that `keep` accepts, depth first, sorted by name.
+ * Symbolic links to directories are not followed, so a cycle of directories cannot trap the walk; a link that loops
+ * on itself is reported whatever its name, as it may stand for anything; links to anything else are kept by name, and
+ * reading them says what they are (a dangling link, a device).
+ */
+function walk(dir: string, keep: (file: string) => boolean, excluded: (file: string) => boolean, into: Found[]): void {
   let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (error) {
+    // A directory gone since it was listed (or a glob's base that does not exist) holds nothing to report.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") into.push({ file: dir, unreadable: describeFailure(dir, error as NodeJS.ErrnoException) });
     return;
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -40,10 +54,32 @@ function walk(dir: string, keep: (file: string) => boolean, excluded: (file: str
     if (skippedEntry(entry.name)) continue;
     const file = toPosix(path.join(dir, entry.name));
     if (excluded(file)) continue;
-    // Symbolic links to directories are not followed, so a link cycle cannot trap the walk.
-    const isFile = entry.isFile() || (entry.isSymbolicLink() && statSync(file, { throwIfNoEntry: false })?.isFile() === true);
     if (entry.isDirectory()) walk(file, keep, excluded, into);
-    else if (isFile && keep(file)) into.push(file);
+    else if (!entry.isSymbolicLink()) {
+      if (keep(file)) into.push({ file });
+    } else {
+      const target = resolveLink(file);
+      if (target instanceof Error) into.push({ file, unreadable: describeFailure(file, target) });
+      else if (keep(file) && !target?.isDirectory()) into.push({ file });
+    }
+  }
+}
+
+/** What a link leads to: undefined when nothing (dangling: its reader says so), an error when it loops. */
+function resolveLink(file: string): Stats | NodeJS.ErrnoException | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ELOOP" ? (error as NodeJS.ErrnoException) : undefined;
+  }
+}
+
+/** A path that does not resolve (missing, a loop, a dangling link) is not a directory; reading it reports why. */
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
   }
 }
 
@@ -66,29 +102,42 @@ function exclusion(patterns: readonly string[]): (file: string) => boolean {
   return (file) => matchesPath(withoutDotSlash(file)) || matchesName(path.posix.basename(file));
 }
 
-export function discoverFiles(inputs: readonly string[], excludePatterns: readonly string[]): Discovery {
+export function discoverFiles(inputs: readonly string[], excludePatterns: readonly string[]): Discovered[] {
   const excluded = exclusion(excludePatterns);
-  const found: string[] = [];
-  const unmatched = new Set<string>();
+  const discovered: Discovered[] = [];
+  const listed = new Map<string, Extract<Discovered, { kind: "file" }>>();
+  const addFile = (file: string, walked: boolean) => {
+    const earlier = listed.get(file);
+    // A file named explicitly is validated whatever it holds, even where a walk found it first.
+    if (earlier !== undefined) earlier.walked &&= walked;
+    else {
+      const item = { kind: "file" as const, file, walked };
+      listed.set(file, item);
+      discovered.push(item);
+    }
+  };
+  const search = (input: string, pattern: boolean, base: string, keep: (file: string) => boolean) => {
+    const found: Found[] = [];
+    walk(base, keep, excluded, found);
+    for (const { file, unreadable } of found) {
+      if (unreadable === undefined) addFile(file, true);
+      else discovered.push({ kind: "unreadable", file, detail: unreadable });
+    }
+    discovered.push({ kind: "search", input, pattern, files: found.filter((entry) => entry.unreadable === undefined).map((entry) => entry.file) });
+  };
   for (const input of inputs) {
-    const stats = input === STDIN ? undefined : statSync(input, { throwIfNoEntry: false });
+    const stats = input === STDIN ? undefined : statOrUndefined(input);
     if (stats?.isDirectory()) {
-      walk(toPosix(input), hasDiscoveredExtension, excluded, found);
+      search(input, false, toPosix(input), hasDiscoveredExtension);
       continue;
     }
     const scan = stats === undefined && input !== STDIN ? picomatch().scan(input) : undefined;
     if (scan === undefined || !scan.isGlob) {
-      found.push(input);
+      addFile(input, false);
       continue;
     }
     // A pattern the shell did not expand (quoted, or no shell at all): walk its literal base and match the rest.
-    const matches = picomatch()(withoutDotSlash(input));
-    const before = found.length;
-    walk(scan.base === "" ? "." : scan.base, matches, excluded, found);
-    if (found.length === before) {
-      unmatched.add(input);
-      found.push(input);
-    }
+    search(input, true, scan.base === "" ? "." : scan.base, picomatch()(withoutDotSlash(input)));
   }
-  return { files: [...new Set(found)], unmatched };
+  return discovered;
 }

@@ -19,6 +19,18 @@ export function isTerminal(fd: number): boolean {
   }
 }
 
+/** C0 and C1 control characters, DEL, and the two Unicode line terminators JavaScript and some log viewers break lines at. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * `text` with every control character written as an escape (`\n`, `\u001b`): a file name or a member name from a
+ * document can then neither move the cursor, colour the terminal nor start a line a CI log would read as a command.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (character) => NAMED_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** NO_COLOR (non-empty) always wins; FORCE_COLOR forces colour unless it is "0" or "false"; else a terminal decides. */
 export function wantsColor(fd: number): boolean {
   const { NO_COLOR, FORCE_COLOR: force } = process.env;
@@ -27,8 +39,12 @@ export function wantsColor(fd: number): boolean {
   return isTerminal(fd);
 }
 
-// Where a descriptor is non-blocking (a pipe another process made so) and full, the write waits a millisecond.
 const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** Where a descriptor is non-blocking (a pipe another process made so) and full or empty, a read or write waits a millisecond. */
+export function waitBriefly(): void {
+  Atomics.wait(pause, 0, 0, 1);
+}
 
 /**
  * Writes all of `text` to a standard descriptor. A reader that went away (EPIPE) ends the process with the exit status
@@ -43,7 +59,7 @@ export function write(fd: number, text: string): void {
       const { code } = error as NodeJS.ErrnoException;
       if (code === "EPIPE") process.exit();
       if (code !== "EAGAIN") throw error;
-      Atomics.wait(pause, 0, 0, 1);
+      waitBriefly();
     }
   }
 }

@@ -27,8 +27,8 @@ export function omittedCount(outcome: FileOutcome): number {
   return outcome.report ? outcome.report.issueCount - outcome.report.issues.length : 0;
 }
 
-/** One line for standard error: files, valid, invalid, not validated, findings by severity, wall time. */
-export function summaryLine(outcomes: readonly FileOutcome[], elapsedMs: number): string {
+/** One line for standard error: files, valid, invalid, not validated, findings by severity, files skipped, wall time. */
+export function summaryLine(outcomes: readonly FileOutcome[], skippedCount: number, verbose: boolean, elapsedMs: number): string {
   let valid = 0;
   let invalid = 0;
   let errors = 0;
@@ -48,6 +48,7 @@ export function summaryLine(outcomes: readonly FileOutcome[], elapsedMs: number)
   return (
     `oscal-validate: ${plural(outcomes.length, "file")}: ${valid} valid, ${invalid} invalid, ${notValidated} not validated; ` +
     `${plural(errors, "error")}, ${plural(warnings, "warning")}${omitted > 0 ? ` (${omitted} more not shown: --max-issues)` : ""}; ` +
+    (skippedCount > 0 ? `${plural(skippedCount, "file")} skipped: not OSCAL${verbose ? "" : " (--verbose lists them)"}; ` : "") +
     `${(elapsedMs / 1000).toFixed(2)} s`
   );
 }

@@ -1,8 +1,8 @@
-// Validates many files on all cores: this thread and `jobs - 1` worker threads take files from one queue, so a tree
-// of files uses every core while a single file costs no thread start-up. Results are stored by input position:
-// output order never depends on which thread finished first.
+// Validates many files on several cores when that is faster: this thread and `threads - 1` worker threads take files
+// from one queue, so a large tree uses the cores that are free while a small one costs no thread start-up. Results are
+// stored by input position: output order never depends on which thread finished first.
 import { statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { validateFile, type FileOutcome, type ValidationSettings } from "./file-outcome.js";
 import type { Worker as WorkerThread } from "node:worker_threads";
 import type { FileJob, FileAnswer } from "./validation-worker.js";
@@ -14,22 +14,45 @@ const WORKER_URL = new URL("./validation-worker.cjs", import.meta.url);
 const JOBS_IN_FLIGHT_PER_WORKER = 4;
 
 /**
- * A thread pays a fixed start-up (loading and compiling the validators it meets, about a third of a second of CPU),
- * which validating some 15 MB of documents takes; below twice that, a second thread costs more than it saves.
+ * A worker thread pays a fixed start-up before its first file: a Node.js environment of its own (about 0.2 s), then
+ * loading and compiling the validators of each model it meets (0.3 to 0.5 s for a mix), which this thread, warm
+ * already, does in a fraction of that. On two cores a second thread made the 46 MB corpus slower (5.1 s against 3.1 s
+ * at --level full), and a 273 MB tree 1.16 to 1.26 times faster: a thread is added per this many bytes of input.
  */
-const BYTES_PER_THREAD = 32 * 1024 * 1024;
+const BYTES_PER_EXTRA_THREAD = 128 * 1024 * 1024;
 
-/** Threads worth starting for `files` when the user did not say: one per 32 MB, up to the available parallelism. */
-export function defaultThreads(files: readonly string[]): number {
-  const bytes = files.reduce((sum, file) => sum + (statSync(file, { throwIfNoEntry: false })?.size ?? 0), 0);
-  return Math.max(1, Math.min(availableParallelism(), Math.ceil(bytes / BYTES_PER_THREAD)));
+/**
+ * The threads to validate `files` with: one more per 128 MB of input, no more than the cores not already busy (the
+ * one-minute load average counts the busy ones: on a shared machine a thread with no core to run on only adds its
+ * start-up), nor than `requested` (--jobs) or the files. One thread validates in-process, with no worker at all.
+ */
+export function threadCount(files: readonly string[], requested: number | undefined): number {
+  const bytes = files.reduce((sum, file) => sum + sizeOf(file), 0);
+  const worthStarting = 1 + Math.floor(bytes / BYTES_PER_EXTRA_THREAD);
+  const idleCores = Math.round(availableParallelism() - loadavg()[0]!);
+  return Math.max(1, Math.min(requested ?? availableParallelism(), worthStarting, idleCores, files.length));
 }
 
-/** Validates `files` with `jobs` threads in all, calling `onDone` as each finishes; resolves in the order of `files`. */
+/** A file that cannot be measured counts for nothing here; reading it will say why. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export interface FileToValidate {
+  file: string;
+  /** Found by a walk: validated only if it is an OSCAL document. */
+  onlyOscal: boolean;
+}
+
+/** Validates `files` with `threads` threads in all, calling `onDone` as each finishes; resolves in the order of `files`. */
 export async function validateFiles(
-  files: readonly string[],
+  files: readonly FileToValidate[],
   settings: ValidationSettings,
-  jobs: number,
+  threads: number,
   onDone: (doneCount: number, file: string) => void,
 ): Promise<FileOutcome[]> {
   const outcomes: FileOutcome[] = new Array(files.length);
@@ -49,7 +72,7 @@ export async function validateFiles(
         const index = take();
         if (index !== undefined) {
           inFlight++;
-          worker.postMessage({ index, file: files[index]! } satisfies FileJob);
+          worker.postMessage({ index, ...files[index]! } satisfies FileJob);
         } else if (inFlight === 0) {
           void worker.terminate().then(() => resolve(), reject);
         }
@@ -63,14 +86,15 @@ export async function validateFiles(
       for (let i = 0; i < JOBS_IN_FLIGHT_PER_WORKER; i++) dispatch();
     });
 
-  const otherThreads = Math.min(jobs, files.length) - 1;
+  const otherThreads = Math.min(threads, files.length) - 1;
   // The worker machinery is loaded only when a second thread is wanted: a single file should not pay for it. Not by
   // import(): the bundle runs as a script compiled with the code cache, which has no ES module loader to import with.
   const Worker = otherThreads > 0 ? process.getBuiltinModule("node:worker_threads").Worker : undefined;
   const workers = Worker === undefined ? [] : Array.from({ length: otherThreads }, () => runWorker(Worker));
   // This thread validates too, yielding after each file so that workers' answers are handled and they get more work.
   for (let index = take(); index !== undefined; index = take()) {
-    finish(index, await validateFile(files[index]!, settings));
+    const { file, onlyOscal } = files[index]!;
+    finish(index, await validateFile(file, settings, onlyOscal));
     if (workers.length > 0) await new Promise((resume) => setImmediate(resume));
   }
   await Promise.all(workers);

@@ -106,7 +106,7 @@ describe("oscal-validate --format sarif", () => {
     const [invocation] = mixed.sarif.runs[0].invocations;
     expect(invocation).toMatchObject({ executionSuccessful: false, exitCode: 2 });
     expect(invocation.toolExecutionNotifications).toEqual([
-      expect.objectContaining({ level: "error", descriptor: { id: "ERR_UNREADABLE_INPUT" }, message: { text: "Cannot read missing.json: ENOENT." } }),
+      expect.objectContaining({ level: "error", descriptor: { id: "ERR_UNREADABLE_INPUT" }, message: { text: "File not found: missing.json." } }),
     ]);
     expect(resultsFor(mixed.sarif, "not-oscal.json")).toEqual([expect.objectContaining({ ruleId: "ERR_UNKNOWN_MODEL", level: "error" })]);
     const [broken] = resultsFor(mixed.sarif, "broken.json");

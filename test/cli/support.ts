@@ -1,6 +1,6 @@
 // Shared by the CLI tests: the built CLI run as a child process, temporary trees of real files, and documents.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Ajv } from "ajv";
@@ -34,6 +34,8 @@ export function put(dir: string, name: string, content: unknown): string {
 export interface RunOptions {
   cwd?: string;
   input?: string;
+  /** Run as this user (and group of the same number): root reads every directory, whatever its mode. */
+  uid?: number;
   /** Added to an environment without NO_COLOR and FORCE_COLOR, so colour depends only on the test. */
   env?: Record<string, string>;
 }
@@ -52,8 +54,45 @@ function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 export function run(args: readonly string[], options: RunOptions = {}): RunResult {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd, input: options.input ?? "", encoding: "utf8", env: environment(options.env), maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? "",
+    encoding: "utf8",
+    env: environment(options.env),
+    maxBuffer: 256 * 1024 * 1024,
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Runs the CLI with standard input from `stdin` (a path, such as /dev/zero) and reports its peak resident memory, read
+ * from /proc while it runs (VmHWM is the high-water mark, so a late sample still sees the peak).
+ */
+export function runMeasuringMemory(args: readonly string[], stdin: string, options: RunOptions = {}): Promise<RunResult & { peakRssBytes: number }> {
+  const input = openSync(stdin, "r");
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: environment(options.env), stdio: [input, "pipe", "pipe"] });
+  closeSync(input);
+  if (child.stdout === null || child.stderr === null) throw new Error("the CLI's output is not piped");
+  let stdout = "";
+  let stderr = "";
+  let peakRssBytes = 0;
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const sample = setInterval(() => {
+    try {
+      const kib = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
+      if (kib !== undefined) peakRssBytes = Math.max(peakRssBytes, Number(kib) * 1024);
+    } catch {
+      // The process has exited.
+    }
+  }, 10);
+  return new Promise((resolve) =>
+    child.on("close", (status) => {
+      clearInterval(sample);
+      resolve({ status, stdout, stderr, peakRssBytes });
+    }),
+  );
 }
 
 /** Runs the CLI and closes its standard output after the first chunk, as `| head -c 10` does. */
