@@ -1,7 +1,8 @@
 // A FedRAMP SSP of n components, made to exercise every pack rule that relates many nodes to many others: each
 // component (an interconnection with a protocol) has a used-by link to the next one and a responsible role naming a
 // user by privilege; each of the three kinds of diagram has n diagrams, each linked to its own back-matter resource;
-// n set-parameters meet the n aggregate params of the imported profile's catalog (supplied as a document).
+// n set-parameters meet the n aggregate params of the imported profile's catalog (supplied as a document). It is
+// schema-valid, as the service requires before it runs a pack.
 
 const uuid = (kind: number, i: number) => `00000000-0000-4000-8000-${kind.toString(16).padStart(4, "0")}${i.toString(16).padStart(8, "0")}`;
 
@@ -37,12 +38,22 @@ export function largeSsp(n: number): { document: unknown; documents: Record<stri
         "system-name": "Large",
         description: "A large system.",
         "security-sensitivity-level": "fips-199-moderate",
-        "system-information": { "information-types": [] },
+        "system-information": {
+          "information-types": [
+            {
+              title: "Information",
+              description: "Information.",
+              "confidentiality-impact": { base: "fips-199-moderate" },
+              "integrity-impact": { base: "fips-199-moderate" },
+              "availability-impact": { base: "fips-199-moderate" },
+            },
+          ],
+        },
         status: { state: "operational" },
         ...diagramSections,
       },
       "system-implementation": { users, components },
-      "control-implementation": { description: "Controls.", "set-parameters": range.map((i) => ({ "param-id": `p-${i}`, values: ["value"] })), "implemented-requirements": [] },
+      "control-implementation": { description: "Controls.", "set-parameters": range.map((i) => ({ "param-id": `p-${i}`, values: ["value"] })), "implemented-requirements": [{ uuid: uuid(10, 0), "control-id": "ac-1" }] },
       "back-matter": { resources },
     },
   };
