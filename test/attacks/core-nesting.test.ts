@@ -78,5 +78,5 @@ describe("nesting limit", () => {
     const { cold, warm } = await inFreshWorker([atLimit, beyond, invalidAtLimit], level);
     expect(cold).toEqual(["report", "ERR_PAYLOAD_TOO_LARGE", "report"]);
     expect(warm).toEqual(cold);
-  }, 60_000);
+  });
 });

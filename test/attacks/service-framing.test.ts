@@ -6,7 +6,10 @@ import { VALIDATE, VALID_CATALOG } from "../http/support/documents.js";
 import { exchangeRaw } from "../http/support/raw-http.js";
 import { startService, TRANSPORTS, type TestService } from "../http/support/service.js";
 
-const BOUND_MS = 2_000;
+/** How long an answer may take: minutes, so that only an answer that never comes fails. */
+const ANSWER_WAIT_MS = 300_000;
+/** How long a test expecting no answer waits for one: a busy machine can only make such a test pass, never fail. */
+const SILENCE_WAIT_MS = 2_000;
 const INVALID_KEY = `Bearer sk_oscal_0123456789abcdef_${"A".repeat(43)}`;
 
 function post(headers: string[], body = VALID_CATALOG): string {
@@ -23,20 +26,16 @@ describe.each(TRANSPORTS)("framing and authorization attacks over %s", (transpor
     expect(await service.stop()).toBe(0);
   });
 
-  /** The response, or undefined when none comes within the bound. */
-  async function answered(raw: string): Promise<{ status: number; code?: string; connection?: string } | undefined> {
-    const started = performance.now();
-    const response = await exchangeRaw(service.port, raw, BOUND_MS);
-    expect(performance.now() - started).toBeLessThan(BOUND_MS + 500);
+  /** The response, or undefined when the connection closes without one or none comes within `waitMs`. */
+  async function answered(raw: string, waitMs = ANSWER_WAIT_MS): Promise<{ status: number; code?: string; connection?: string } | undefined> {
+    const response = await exchangeRaw(service.port, raw, waitMs);
     if (response === undefined) return undefined;
     const code = response.status === 200 ? undefined : (JSON.parse(response.body) as { code: string }).code;
     return { status: response.status, code, connection: response.headers.connection };
   }
 
   async function stillServes(): Promise<void> {
-    const started = performance.now();
     expect((await fetch(service.url("/healthz"))).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(BOUND_MS);
   }
 
   it.each([
@@ -71,7 +70,7 @@ describe.each(TRANSPORTS)("framing and authorization attacks over %s", (transpor
   it.each([49, 2_100])("never answers a head whose Authorization header comes after %i more fields (past the limit of 48)", async (count) => {
     // Short fields, so that the head stays well under node:http's 16 KiB head limit.
     const padding = Array.from({ length: count }, () => "a:x");
-    expect(await answered(post([...padding, `Authorization: ${INVALID_KEY}`, `Content-Length: ${VALID_CATALOG.length}`]))).toBeUndefined();
+    expect(await answered(post([...padding, `Authorization: ${INVALID_KEY}`, `Content-Length: ${VALID_CATALOG.length}`]), SILENCE_WAIT_MS)).toBeUndefined();
     await stillServes();
   });
 
@@ -87,7 +86,7 @@ describe.each(TRANSPORTS)("repeated X-Forwarded-For lines over %s", (transport) 
     const service = await startService(transport, { TRUST_PROXY: "true", ANON_RATE_PER_MINUTE: "1" });
     try {
       const send = async (lines: string[]): Promise<number | undefined> =>
-        (await exchangeRaw(service.port, post([...lines.map((line) => `X-Forwarded-For: ${line}`), `Content-Length: ${VALID_CATALOG.length}`]), BOUND_MS))?.status;
+        (await exchangeRaw(service.port, post([...lines.map((line) => `X-Forwarded-For: ${line}`), `Content-Length: ${VALID_CATALOG.length}`]), ANSWER_WAIT_MS))?.status;
       expect(await send(["203.0.113.1", "198.51.100.9"])).toBe(200);
       // The proxy's entry is the last one of the last line: the same client again.
       expect(await send(["198.51.100.9"])).toBe(429);

@@ -8,7 +8,6 @@ import { JSON_HEADERS, VALIDATE, VALID_CATALOG, post } from "../http/support/doc
 import { oscalKeys } from "../http/support/keys-cli.js";
 import { startService, TRANSPORTS, type TestService } from "../http/support/service.js";
 
-const BOUND_MS = 2_000;
 const SHA = "a".repeat(64);
 
 describe.each(TRANSPORTS)("key file attacks over %s", (transport) => {
@@ -27,9 +26,7 @@ describe.each(TRANSPORTS)("key file attacks over %s", (transport) => {
   }
 
   async function expectKeyOutage(url: string, key: string): Promise<void> {
-    const started = performance.now();
     const response = await post(url, VALID_CATALOG, { ...JSON_HEADERS, Authorization: `Bearer ${key}` });
-    expect(performance.now() - started).toBeLessThan(BOUND_MS);
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
     expect(((await response.json()) as { code: string }).code).toBe("ERR_KEY_SERVICE_UNAVAILABLE");

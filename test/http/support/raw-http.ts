@@ -15,8 +15,11 @@ export function openSocket(port: number): Promise<Socket> {
   });
 }
 
-/** Resolves with the first complete response read from the socket (or rejects when it closes first). */
-export function readResponse(socket: Socket, timeoutMs = 10_000): Promise<RawResponse> {
+/**
+ * Resolves with the first complete response read from the socket (or rejects when it closes first, or after
+ * `timeoutMs`: by default minutes, so that only a response that never comes fails, never a slow one).
+ */
+export function readResponse(socket: Socket, timeoutMs = 300_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let buffer = Buffer.alloc(0);
     const timer = setTimeout(() => finish(new Error("no response in time")), timeoutMs);
@@ -71,8 +74,12 @@ export function writeQuietly(socket: Socket, data: string | Uint8Array): Promise
   });
 }
 
-/** Sends `raw` on a new connection; resolves with the first response, or undefined when none comes (closed or not in time). */
-export async function exchangeRaw(port: number, raw: string | Uint8Array, timeoutMs = 5_000): Promise<RawResponse | undefined> {
+/**
+ * Sends `raw` on a new connection; resolves with the first response, or undefined when none comes (the connection is
+ * closed, or `timeoutMs` passes: a test expecting an answer gives minutes; one expecting none a short wait, which a busy
+ * machine can only make pass, never fail).
+ */
+export async function exchangeRaw(port: number, raw: string | Uint8Array, timeoutMs: number): Promise<RawResponse | undefined> {
   const socket = await openSocket(port);
   socket.on("error", () => undefined);
   const response = readResponse(socket, timeoutMs).catch((error: Error) => {
@@ -87,15 +94,10 @@ export async function exchangeRaw(port: number, raw: string | Uint8Array, timeou
   }
 }
 
-/** Resolves with the milliseconds until the server closes the connection, or rejects after `timeoutMs`. */
-export function closedWithin(socket: Socket, timeoutMs: number): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    if (socket.destroyed) return resolve(0);
-    const timer = setTimeout(() => reject(new Error(`connection still open after ${timeoutMs} ms`)), timeoutMs);
-    socket.once("close", () => {
-      clearTimeout(timer);
-      resolve(performance.now() - started);
-    });
+/** Resolves once the server has closed the connection (a test that waits for it is bounded by its test timeout). */
+export function closed(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) return resolve();
+    socket.once("close", () => resolve());
   });
 }

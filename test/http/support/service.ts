@@ -49,7 +49,8 @@ export async function startService(transport: TransportName, env: Record<string,
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolveExit) => child.once("exit", (code) => resolveExit(code)));
   const port = await new Promise<number>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 20_000);
+    // Minutes: on a busy machine the workers take long to load their validators, which only makes the start slow.
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 180_000);
     const check = (): void => {
       const match = /"event":"listening","port":(\d+)/.exec(output);
       if (match) {
