@@ -404,11 +404,11 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       await expectProblem(await validate(big, "", { ...JSON_HEADERS, "Content-Encoding": "gzip" }), 413, "ERR_PAYLOAD_TOO_LARGE");
     });
 
-    it("refuses a 1 GiB gzip bomb quickly without inflating it", async () => {
-      // 100 gzip members of 10 MiB of zeros each: about 1 MiB on the wire, 1000 MiB decompressed.
+    it("refuses a 1 GiB gzip bomb without inflating it", async () => {
+      // 100 gzip members of 10 MiB of zeros each: about 1 MiB on the wire, 1000 MiB decompressed. Inflating stops at the
+      // 24 MiB limit: the answer is 413, not a validation of a gigabyte (nor a worker over its heap).
       const member = gzipSync(Buffer.alloc(10 * MIB), { level: 9 });
       const bomb = Buffer.concat(Array.from({ length: 100 }, () => member));
-      const started = performance.now();
       const socket = await openSocket(service.port);
       const answer = readResponse(socket);
       socket.write(requestHead(VALIDATE, { "Content-Type": "application/json", "Content-Encoding": "gzip", "Content-Length": bomb.length }));
@@ -416,7 +416,7 @@ describe.each(TRANSPORTS)("HTTP contract over %s", (transport) => {
       const response = await answer;
       socket.destroy();
       expect(response.status).toBe(413);
-      expect(performance.now() - started).toBeLessThan(3000);
+      expect(JSON.parse(response.body)).toMatchObject({ code: "ERR_PAYLOAD_TOO_LARGE", detail: expect.stringContaining("decompressed") });
       expect((await fetch(service.url("/healthz"))).status).toBe(200);
     });
   });
