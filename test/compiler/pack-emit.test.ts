@@ -1,6 +1,6 @@
 // The pack code emitter on a small hand-made pack: contexts found by the generated walk and contexts whose targets are
-// evaluated give the same nodes, in document order, each once; the generated module loads from a file like the
-// build's and runs on the primitives alone.
+// evaluated give the same nodes, in document order, each once; equalities with many values, hashed, give the outcomes
+// of comparing every pair; the generated module loads from a file like the build's and runs on the primitives alone.
 import { describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
