@@ -31,11 +31,12 @@ describe("the validation time limit", () => {
       vi.advanceTimersByTime(TIMEOUT_MS);
       expect(await overrun).toEqual<ValidationAnswer>({ kind: "over-budget", resource: "time" });
 
-      // The clock stands still from here: the next validations cannot run out of time on a slow machine.
+      // The clock stands still while a new worker serves the next validation: a slow machine cannot run it out of time.
+      expect(await pool.validate(catalogBytes(), { level: "full" })).toMatchObject({ kind: "report", valid: true });
+      // On that worker, now ready and idle, a validation starts at once: a millisecond short of the limit, it runs on.
       const withinLimit = pool.validate(catalogBytes(), { level: "full" });
       vi.advanceTimersByTime(TIMEOUT_MS - 1);
       expect(await withinLimit).toMatchObject({ kind: "report", valid: true });
-      expect(await pool.validate(catalogBytes(), { level: "full" })).toMatchObject({ kind: "report", valid: true });
       expect(failures).toEqual([]);
     } finally {
       vi.useRealTimers();
