@@ -28,6 +28,8 @@ export interface ServiceConfig extends KeyStoreSettings {
   workerHeapMb: number;
   /** Bodies up to this size take the small lane of the worker pool. */
   smallBodyBytes: number;
+  /** Bodies up to this size are validated on the HTTP thread itself, without a hop to a worker (0: never). */
+  inlineBodyBytes: number;
   /** Workers kept for the small lane (large bodies never take them); at most WORKERS - 1 apply. */
   smallLaneWorkers: number;
   /** Open client connections at most; further connections are refused until some close. */
@@ -59,6 +61,12 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "VALIDATION_TIMEOUT_MS", default: "15000", meaning: "Longest run of one validation; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
   { name: "WORKER_HEAP_MB", default: "1024", meaning: "Heap limit of each validation worker, in MiB; past it the worker is replaced and the client gets 413 ERR_PAYLOAD_TOO_LARGE." },
   { name: "SMALL_BODY_BYTES", default: String(256 * 1024), meaning: "Bodies up to this size (256 KiB, after gzip decoding) are validated first and never wait for a worker held by a larger one." },
+  {
+    name: "INLINE_BODY_BYTES",
+    default: "16384",
+    meaning:
+      "Bodies up to this size (16 KiB, after gzip decoding) are validated on the HTTP thread, without the two thread hops a worker costs (every check costs time linear in the size, so such a body takes at most a few milliseconds); 0 sends every body to a worker.",
+  },
   { name: "SMALL_LANE_WORKERS", default: "1", meaning: "Workers that large bodies never take (at most WORKERS − 1 apply); 0 gives large bodies every worker, small ones then only go first." },
   { name: "MAX_CONNECTIONS", default: "open-file limit − 256", meaning: "Open client connections at most (19744 under `ulimit -n` 20000); further connections are refused until some close." },
   { name: "RESPONSE_STALL_MS", default: "10000", meaning: "A client that reads no byte of its answer for this long is disconnected." },
@@ -67,7 +75,12 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "KEY_RATE_PER_MINUTE", default: "120", meaning: "Requests per API key per minute." },
   { name: "KEY_RATE_PER_DAY", default: "10000", meaning: "Requests per API key per day." },
   { name: "KEYS_FILE", default: "./.data/keys.json", meaning: "Embedded key store, shared with `oscal-keys` (unused when REDIS_URL is set)." },
-  { name: "TRANSPORT", default: "uws", meaning: "`uws` (uWebSockets.js) or `node` (node:http)." },
+  {
+    name: "TRANSPORT",
+    default: "node",
+    meaning:
+      "`node` (node:http: answers every HTTP/1.0 and 1.1 client, refuses malformed heads with 400) or `uws` (uWebSockets.js: several times the throughput, but it does not speak HTTP/1.0 and leaves malformed heads unanswered, so only behind an HTTP/1.1 reverse proxy).",
+  },
   { name: "REDIS_URL", default: "unset", meaning: "When set, API keys and key rate counters live in Redis, shared by every instance." },
   { name: "REDIS_TIMEOUT_MS", default: "500", meaning: "Timeout of one Redis command; past it keyed requests get 503 ERR_KEY_SERVICE_UNAVAILABLE." },
   { name: "METRICS_PORT", default: "unset", meaning: "When set, a separate listener on HOST serves Prometheus metrics at GET /metrics." },
@@ -143,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const optionalInteger = (name: string, min: number, max: number): number | undefined =>
     env[name] === undefined || env[name]!.trim() === "" ? undefined : integer(name, 0, min, max);
 
-  const transportRaw = (env.TRANSPORT ?? "uws").trim().toLowerCase();
+  const transportRaw = (env.TRANSPORT ?? "").trim().toLowerCase() || "node";
   if (transportRaw !== "uws" && transportRaw !== "node") problems.push(`TRANSPORT=${JSON.stringify(env.TRANSPORT)}: expected "uws" or "node"`);
 
   const trustRaw = (env.TRUST_PROXY ?? "false").trim().toLowerCase();
@@ -182,11 +195,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     workerHeapMb: integer("WORKER_HEAP_MB", 1024, 32, 64 * 1024),
     smallBodyBytes: integer("SMALL_BODY_BYTES", 256 * 1024, 0, 1024 * MIB),
     smallLaneWorkers: integer("SMALL_LANE_WORKERS", 1, 0, 256),
+    inlineBodyBytes: integer("INLINE_BODY_BYTES", 16 * 1024, 0, MIB),
     maxConnections: integer("MAX_CONNECTIONS", defaultMaxConnections(), 1, 10_000_000),
     responseStallMs: integer("RESPONSE_STALL_MS", 10_000, 100, 600_000),
     anonymousLimits: { perMinute: integer("ANON_RATE_PER_MINUTE", 10, 1), perDay: integer("ANON_RATE_PER_DAY", 300, 1) },
     keyLimits: { perMinute: integer("KEY_RATE_PER_MINUTE", 120, 1), perDay: integer("KEY_RATE_PER_DAY", 10_000, 1) },
-    transport: transportRaw === "node" ? "node" : "uws",
+    transport: transportRaw === "uws" ? "uws" : "node",
     ...readKeyStoreSettings(reader, 500),
     metricsPort: optionalInteger("METRICS_PORT", 0, 65535),
     shutdownTimeoutMs: integer("SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),

@@ -5,7 +5,7 @@
 // without shared memory); validation, the CPU work, runs on WORKERS worker threads that receive each body by transfer.
 import { AccessControl } from "../access/access-control.js";
 import { createAccessBackends } from "../access/create-access.js";
-import { resolveOptions } from "../core/validate.js";
+import { preloadValidators, resolveOptions } from "../core/validate.js";
 import { createMetrics, startMetricsServer, type Metrics, type MetricsServer } from "../telemetry/metrics.js";
 import { NodeHttpServer } from "./adapters/node.js";
 import { UwsServer } from "./adapters/uws.js";
@@ -15,6 +15,7 @@ import { ServiceHandler } from "./handler.js";
 import { log } from "./log.js";
 import { buildStaticResponses } from "./static-content.js";
 import type { RequestHandler, TransportServer } from "./transport.js";
+import { validationAnswer } from "./validation-answer.js";
 import { ValidationPool } from "./validation-pool.js";
 
 export interface RunningService {
@@ -26,8 +27,9 @@ export interface RunningService {
 }
 
 export async function startService(config: ServiceConfig): Promise<RunningService> {
-  // Loads the semantic rule catalog now rather than on the first request.
+  // Loads the semantic rule catalog (and, for inline validation, the validators) now rather than on the first request.
   resolveOptions({ level: "full" });
+  if (config.inlineBodyBytes > 0) preloadValidators();
   const backends = createAccessBackends(config);
   const pool = await ValidationPool.start(
     {
@@ -64,13 +66,23 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     baseUrl,
     staticResponses: buildStaticResponses(baseUrl, limits),
     access: new AccessControl({ ...backends, anonymousLimits: config.anonymousLimits, keyLimits: config.keyLimits }),
-    validate: (bytes, options, signal) => pool.validate(bytes, options, signal),
+    // A small body costs less to validate than the two thread hops to a worker and back; its cost is bounded by its
+    // size, so it cannot hold the HTTP thread for long.
+    validate: (bytes, options, cancellation) =>
+      bytes.byteLength <= config.inlineBodyBytes ? Promise.resolve(validationAnswer(bytes, options)) : pool.validate(bytes, options, cancellation),
     ready: () => backends.ready(),
     limits,
     budget: new MemoryBudget(config.maxInflightBodyBytes, config.maxClientInflightBytes),
     trustedProxyHops: config.trustedProxyHops,
     ...(metrics === undefined ? {} : { observe: (sample) => metrics.observe(sample) }),
   });
+  // Behind a trusted proxy the operator has put the front uWS needs; elsewhere on a reachable address, say what it lacks.
+  if (config.transport === "uws" && config.trustedProxyHops === 0 && !isLoopback(config.host)) {
+    log("warn", "proxy-required", {
+      detail:
+        "TRANSPORT=uws does not answer HTTP/1.0 clients or malformed request heads: serve it only through an HTTP/1.1 reverse proxy (nginx: proxy_http_version 1.1), or use TRANSPORT=node.",
+    });
+  }
   log("info", "listening", {
     port,
     host: config.host,
@@ -99,4 +111,8 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       return { drained };
     },
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
 }

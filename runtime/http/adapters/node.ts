@@ -6,7 +6,11 @@ import type { AddressInfo, Socket } from "node:net";
 import { MAX_HEADER_FIELDS } from "../request-checks.js";
 import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
-/** Matches uWebSockets.js, which closes a connection that sends nothing for 10 seconds. */
+/**
+ * Matches uWebSockets.js, which closes a connection that sends nothing for 10 seconds. It measures the client's
+ * inactivity only: while a request waits for its answer (queued or validating, bounded by the validation time limit)
+ * the connection has no timer, so a slow validation is answered rather than reset.
+ */
 const IDLE_TIMEOUT_MS = 10_000;
 /** How long the rest of a body already answered is read and dropped before the connection is cut. */
 const DISCARD_BODY_MS = 2_000;
@@ -84,7 +88,7 @@ export class NodeHttpServer implements TransportServer {
   readonly description = "node:http";
   private readonly server: Server;
 
-  constructor(handler: RequestHandler, limits: ConnectionLimits) {
+  constructor(handler: RequestHandler, limits: ConnectionLimits, idleTimeoutMs = IDLE_TIMEOUT_MS) {
     this.server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req: IncomingMessage, res: ServerResponse) => {
       if (req.rawHeaders.length / 2 > MAX_HEADER_FIELDS) {
         req.socket.destroy();
@@ -113,6 +117,8 @@ export class NodeHttpServer implements TransportServer {
       req.on("data", (chunk: Buffer) => sink.write(chunk));
       req.on("end", () => {
         bodyDone = true;
+        // The client has said all it will; the wait for the answer is the service's, not the client's idleness.
+        req.socket.setTimeout(0);
         sink.end();
       });
       res.on("close", () => {
@@ -123,6 +129,7 @@ export class NodeHttpServer implements TransportServer {
       });
       sink.response.then((response) => {
         if (aborted) return response.onSettled?.();
+        req.socket.setTimeout(idleTimeoutMs);
         writeResponse(res, response, limits.responseStallMs);
         // "Connection: close" makes node:http close the connection once the answer has left.
         if (!bodyDone && !response.closeConnection) discardRestOfBody(req);
@@ -131,7 +138,7 @@ export class NodeHttpServer implements TransportServer {
     // One field more than allowed is read, so that a longer list is seen (and refused) rather than silently cut short.
     this.server.maxHeadersCount = MAX_HEADER_FIELDS + 1;
     this.server.maxConnections = limits.maxConnections;
-    this.server.setTimeout(IDLE_TIMEOUT_MS, (socket) => socket.destroy());
+    this.server.setTimeout(idleTimeoutMs, (socket) => socket.destroy());
     this.server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
       // A parser rejection (duplicate or conflicting Content-Length, a malformed head) gets the same Problem as on
       // uWebSockets.js; a connection that is merely reset or timed out gets nothing.

@@ -19,6 +19,9 @@ function loadUws(): { uws: typeof Uws; native: boolean } {
   return { uws, native: require.cache[fallbackEntry] === undefined };
 }
 
+/** uWS's LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum without emitting it). */
+const LISTEN_EXCLUSIVE_PORT = 1;
+
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([status, text]) => [Number(status), `${status} ${text}`]));
 
 /** How often the descriptor count is checked against the connection cap. */
@@ -75,7 +78,16 @@ function streamBody(res: Uws.HttpResponse, body: Uint8Array, state: ResponseStat
   });
 }
 
-const textDecoder = new TextDecoder();
+/**
+ * The peer's address in the text form uWS gives (dotted IPv4; IPv6 as eight groups of four hex digits), formatted here
+ * from the binary form, which uWS makes faster than its own text.
+ */
+export function formatAddress(bytes: Uint8Array): string {
+  if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 2) text += (i === 0 ? "" : ":") + ((bytes[i]! << 8) | bytes[i + 1]!).toString(16).padStart(4, "0");
+  return text;
+}
 
 export class UwsServer implements TransportServer {
   readonly description: string;
@@ -118,9 +130,22 @@ export class UwsServer implements TransportServer {
           }
           return fields.get(name) ?? [];
         },
-        remoteAddress: () => textDecoder.decode(res.getRemoteAddressAsText()),
+        remoteAddress: () => formatAddress(new Uint8Array(res.getRemoteAddress())),
       });
       const state: ResponseState = { aborted: false };
+      if (exchange.kind === "respond" && exchange.response.closeConnection) {
+        // uWS parses the bytes that follow a request answered inside its handler, even after "Connection: close", and
+        // runs them as the next request (a smuggling primitive behind a proxy that reuses connections). An answer still
+        // pending when they are parsed makes uWS drop the connection instead; a client that sent nothing more gets the
+        // answer, then the close.
+        res.onAborted(() => aborted(state));
+        const response = exchange.response;
+        setImmediate(() => {
+          if (state.aborted) return response.onSettled?.();
+          res.cork(() => writeResponse(res, response, head, state, limits.responseStallMs));
+        });
+        return;
+      }
       if (exchange.kind === "respond") {
         writeResponse(res, exchange.response, head, state, limits.responseStallMs);
         if (state.onAbort !== undefined) res.onAborted(() => aborted(state));
@@ -149,8 +174,8 @@ export class UwsServer implements TransportServer {
 
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (socket === false) return reject(new Error(`Cannot listen on ${host}:${port}`));
+      this.listenExclusively(host, port, (socket) => {
+        if (socket === false) return reject(new Error(`Cannot listen on ${host}:${port}: the port is in use or the address is not available.`));
         this.listenSocket = socket;
         const bound = this.uws.us_socket_local_port(socket as unknown as Uws.us_socket);
         this.address = { host, port: bound };
@@ -169,6 +194,16 @@ export class UwsServer implements TransportServer {
   close(): Promise<void> {
     this.stopAccepting();
     return Promise.resolve();
+  }
+
+  /**
+   * uWS listens with SO_REUSEPORT by default: a second server started on a port in use would share it silently, so two
+   * versions could answer the same clients. An exclusive listener fails instead, as node:http does (EADDRINUSE).
+   */
+  private listenExclusively(host: string, port: number, done: (socket: Uws.us_listen_socket | false) => void): void {
+    // The typings lack the (host, port, options, callback) overload that the native module has.
+    const listen = this.app.listen as unknown as (host: string, port: number, options: number, callback: typeof done) => void;
+    listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, done);
   }
 
   private closeListener(): void {
@@ -193,7 +228,7 @@ export class UwsServer implements TransportServer {
         this.closeListener();
       } else if (this.listenSocket === undefined && !this.stopped && connections < this.limits.maxConnections * RESUME_FRACTION) {
         const { host, port } = this.address!;
-        this.app.listen(host, port, (socket) => {
+        this.listenExclusively(host, port, (socket) => {
           if (socket === false || this.stopped) {
             if (socket !== false) this.uws.us_listen_socket_close(socket);
             return;
