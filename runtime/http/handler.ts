@@ -16,7 +16,7 @@ import { checkContentType, clientAddress, framingProblem, parseContentEncoding, 
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
 import { acceptsGzip, type StaticResource } from "./static-content.js";
 import { bodyBytes, type BodySink, type Exchange, type OutgoingResponse, type RequestHandler, type RequestHead } from "./transport.js";
-import type { ValidationAnswer } from "./validation-protocol.js";
+import type { Cancellation, ValidationAnswer } from "./validation-protocol.js";
 
 /** One aggregate telemetry sample per validate request: never anything of the document itself. */
 export interface RequestSample {
@@ -31,8 +31,8 @@ export interface HandlerParts {
   baseUrl: string;
   staticResponses: ReadonlyMap<string, StaticResource>;
   access: AccessControl;
-  /** Resolves `cancelled` once `signal` aborts. */
-  validate(bytes: Uint8Array, options: ValidateOptions, signal: AbortSignal): Promise<ValidationAnswer>;
+  /** Resolves `cancelled` once the client has gone. */
+  validate(bytes: Uint8Array, options: ValidateOptions, cancellation: Cancellation): Promise<ValidationAnswer>;
   ready(): Promise<boolean>;
   limits: BodyLimits & { validationTimeoutMs: number };
   budget: MemoryBudget;
@@ -141,11 +141,12 @@ const OVER_BUDGET_RESOLUTION = "Validate the document with the command-line vali
 const AT_CAPACITY_RESOLUTION = "Retry after the number of seconds given in Retry-After; the service is holding as many documents as it can.";
 
 /** One POST to the validate endpoint, from its head to its answer. */
-class ValidateExchange implements BodySink {
+class ValidateExchange implements BodySink, Cancellation {
   readonly response: Promise<OutgoingResponse>;
   private readonly startedMs = performance.now();
   private readonly reader: BodyReader | undefined;
-  private readonly cancellation = new AbortController();
+  cancelled = false;
+  private cancelListener: (() => void) | undefined;
   private readonly keyed: boolean;
   /** Whose share of the memory budget the body and the answer count against. */
   private readonly client: string;
@@ -159,7 +160,7 @@ class ValidateExchange implements BodySink {
     const authorizations = head.headerValues("authorization");
     this.keyed = authorizations.length > 0;
     // Every X-Forwarded-For line, in order, as one list: uWS would otherwise see only the first line and node:http all.
-    this.client = clientAddress(head.remoteAddress(), head.headerValues("x-forwarded-for").join(", "), parts.trustedProxyHops);
+    this.client = clientAddress(() => head.remoteAddress(), head.headerValues("x-forwarded-for").join(", "), parts.trustedProxyHops);
     // An Authorization header that is empty or repeated is refused, never read as anonymous or as one of its values.
     const ambiguous = authorizations.length > 1 || authorizations[0] === "";
     const admission: Promise<AccessDecision> = ambiguous
@@ -195,8 +196,14 @@ class ValidateExchange implements BodySink {
   }
 
   abort(): void {
-    this.cancellation.abort();
+    this.cancelled = true;
+    this.cancelListener?.();
+    this.cancelListener = undefined;
     this.reader?.abort();
+  }
+
+  onCancel(listener: () => void): void {
+    this.cancelListener = listener;
   }
 
   private async answer(admission: Promise<AccessDecision>, refusal: Refusal | undefined, options: ValidateOptions): Promise<OutgoingResponse> {
@@ -222,7 +229,7 @@ class ValidateExchange implements BodySink {
     if (refusal !== undefined) return this.finish(problems.problem(refusal.code, { detail: refusal.detail, headers: rateHeaders }), refusal.code);
 
     const body = await this.reader!.result;
-    if (this.cancellation.signal.aborted) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
+    if (this.cancelled) return this.finish(problems.problem("ERR_INTERNAL"), "aborted");
     if (!body.ok) {
       const atCapacity = body.code === "ERR_RATE_LIMITED";
       const headers = atCapacity ? [...rateHeaders, "Retry-After", String(RETRY_AFTER_SECONDS.atCapacity)] : rateHeaders;
@@ -233,7 +240,7 @@ class ValidateExchange implements BodySink {
     const sizeBytes = body.bytes.byteLength;
     let answer: ValidationAnswer;
     try {
-      answer = await this.parts.validate(body.bytes, options, this.cancellation.signal);
+      answer = await this.parts.validate(body.bytes, options, this);
     } finally {
       this.reader!.release();
     }

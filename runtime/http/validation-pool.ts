@@ -6,7 +6,7 @@
 // second of one core), the job that caused it answered `over-budget`, and the small jobs it held are queued again.
 import { Worker } from "node:worker_threads";
 import type { ValidateOptions } from "../core/validate.js";
-import type { ValidationAnswer, ValidationJob, WorkerMessage } from "./validation-protocol.js";
+import type { Cancellation, ValidationAnswer, ValidationJob, WorkerMessage } from "./validation-protocol.js";
 
 export interface PoolSettings {
   workers: number;
@@ -63,11 +63,11 @@ export class ValidationPool {
   }
 
   /**
-   * Resolves with `cancelled` as soon as `signal` aborts: a queued job is dropped, a running large one has its worker
+   * Resolves with `cancelled` as soon as the client goes: a queued job is dropped, a running large one has its worker
    * replaced, a running small one (cheap by definition) finishes unread.
    */
-  validate(bytes: Uint8Array, options: ValidateOptions, signal?: AbortSignal): Promise<ValidationAnswer> {
-    if (signal?.aborted || this.closing) return Promise.resolve(CANCELLED);
+  validate(bytes: Uint8Array, options: ValidateOptions, cancellation?: Cancellation): Promise<ValidationAnswer> {
+    if (cancellation?.cancelled || this.closing) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
       let settled = false;
       const job: Job = {
@@ -82,7 +82,7 @@ export class ValidationPool {
         },
       };
       (job.small ? this.smallQueue : this.largeQueue).push(job);
-      signal?.addEventListener("abort", () => this.cancel(job), { once: true });
+      cancellation?.onCancel(() => this.cancel(job));
       this.dispatch();
     });
   }

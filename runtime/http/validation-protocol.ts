@@ -20,3 +20,13 @@ export type ValidationAnswer =
   | { kind: "cancelled" };
 
 export type WorkerMessage = { id: number; answer: ValidationAnswer } | { ready: true };
+
+/**
+ * Tells a queued or running validation that its client has gone. An AbortSignal would do, but creating one costs more
+ * than validating a small document.
+ */
+export interface Cancellation {
+  readonly cancelled: boolean;
+  /** Called once, when the client goes; never when it has already gone at registration (check `cancelled` first). */
+  onCancel(listener: () => void): void;
+}
