@@ -76,6 +76,9 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     trustedProxyHops: config.trustedProxyHops,
     ...(metrics === undefined ? {} : { observe: (sample) => metrics.observe(sample) }),
   });
+  if (config.publicBaseUrl === undefined) {
+    log("info", "public-base-url-unset", { detail: `PUBLIC_BASE_URL is not set: the links in answers (problem types, rule documentation) carry ${baseUrl}.` });
+  }
   // Behind a trusted proxy the operator has put the front uWS needs; elsewhere on a reachable address, say what it lacks.
   if (config.transport === "uws" && config.trustedProxyHops === 0 && !isLoopback(config.host)) {
     log("warn", "proxy-required", {

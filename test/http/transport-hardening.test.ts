@@ -82,6 +82,10 @@ describe("the default transport", () => {
     expect(service.output()).toContain('"transport":"node:http"');
   });
 
+  it("says at start-up which address its links carry when PUBLIC_BASE_URL is not set", () => {
+    expect(service.output()).toContain(`"event":"public-base-url-unset","detail":"PUBLIC_BASE_URL is not set: the links in answers (problem types, rule documentation) carry http://localhost:${service.port}.`);
+  });
+
   it.each([
     ["an HTTP/1.0 GET", "GET /healthz HTTP/1.0\r\n\r\n", 200],
     ["an HTTP/1.0 validate request", validatePost("", "HTTP/1.0"), 200],
