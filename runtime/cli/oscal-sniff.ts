@@ -136,7 +136,7 @@ class JsonSniffer {
  * are the only lines at column 0 other than comments, directives and document markers.
  */
 class YamlSniffer {
-  private static readonly ROOT_KEY = new RegExp(`^(?:--- +)?\\{? *(["']?)(?:${MODELS.join("|")})\\1 *:`);
+  private static readonly ROOT_KEY = new RegExp(`^(?:--- +)?(?:\\{ *)?(["']?)(?:${MODELS.join("|")})\\1 *:`);
   private result: Sniffed = "undecided";
   /** The start of the current line, as far as a root key could reach. */
   private line: number[] = [];

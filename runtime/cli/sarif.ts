@@ -29,7 +29,10 @@ const ERROR_DESCRIPTIONS: Record<string, { short: string; full: string }> = {
   ERR_UNKNOWN_MODEL: { short: "Not an OSCAL document", full: "The JSON document does not have exactly one OSCAL model root key (catalog, profile, ...)." },
   ERR_PAYLOAD_TOO_LARGE: { short: "Document nests too deeply", full: "The document nests arrays and objects more than 256 levels deep, the most the validator accepts." },
   ERR_INVALID_YAML: { short: "Not valid OSCAL YAML", full: "The file is not a YAML document that maps to JSON data (syntax, anchors and aliases, duplicate keys, non-JSON values)." },
-  [ERR_UNREADABLE_INPUT]: { short: "Input not readable", full: "The input could not be read: it does not exist, is not a regular file, or is not readable." },
+  [ERR_UNREADABLE_INPUT]: {
+    short: "Input not readable",
+    full: "The input could not be read: it does not exist, is not readable, loops (a symbolic link), is not a regular file, or is larger than --max-file-size; or a directory or glob named holds no OSCAL document.",
+  },
 };
 
 interface ReportingDescriptor {

@@ -99,7 +99,7 @@ describe("oscal-validate in a terminal and a pipeline", () => {
   it("--help documents every option and the exit codes", () => {
     const { status, stdout } = run(["--help"]);
     expect(status).toBe(0);
-    for (const option of ["--level", "--rules", "--constraints", "--documents", "--document", "--now", "--input-format", "--exclude", "--jobs", "--format", "--output", "--max-issues", "--fail-on", "--docs-base-url", "--version", "NO_COLOR", "FORCE_COLOR", "Exit status"]) {
+    for (const option of ["--level", "--rules", "--constraints", "--documents", "--document", "--now", "--input-format", "--exclude", "--jobs", "--format", "--output", "--max-issues", "--max-file-size", "--verbose", "--fail-on", "--docs-base-url", "--version", "NO_COLOR", "FORCE_COLOR", "Exit status"]) {
       expect(stdout).toContain(option);
     }
   });
