@@ -1,60 +1,56 @@
-// The CLI over a tree of 500+ files: wall time with --jobs 1 (in-process) against the default (one thread per 32 MB
-// of input, up to one per core), at both levels. Run with `npx tsx bench/cli-tree.ts` after `make build`;
-// OSCAL_BENCH_RUNS sets the runs per figure (default 3), OSCAL_BENCH_FILES the tree size (default 504),
-// OSCAL_BENCH_MAX_KIB leaves out larger documents. Each thread pays a fixed warm-up (loading and compiling the
-// validators it meets), so the gain grows with the work per file: a tree of small documents stays on one thread.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// The CLI over a tree: wall time with --jobs 1 (in-process) against the default and --jobs 2, at both levels, spawns
+// alternated so that all three see the same load on a shared machine; medians. The tree is the corpus
+// (../shared/corpus), copied OSCAL_BENCH_COPIES times (default 1); OSCAL_BENCH_RUNS sets the spawns per figure
+// (default 5). Run with `npx tsx bench/cli-tree.ts` after `make build`. The default and --jobs 2 start a second thread
+// only for 128 MB of input or more and only on a core the load average leaves idle (runtime/cli/worker-pool.ts), so
+// on a small tree or a busy machine all three run in-process, and their ratios show the noise of the machine.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { listCorpus, repoRoot } from "../test/helpers/corpus.js";
-import { summarize, timeSpawns } from "./timing.js";
+import { corpusDir, listCorpus, repoRoot } from "../test/helpers/corpus.js";
+import { threadCount } from "../runtime/cli/worker-pool.js";
+import { timeSpawnsAlternated } from "./timing.js";
 
-/** The corpus cycled into `fileCount` copies; returns the tree's root and size. */
-function buildTree(fileCount: number, maxBytes: number): { root: string; bytes: number } {
+/** The corpus copied `copies` times into a temporary directory; its files. */
+function buildTree(copies: number): { root: string; files: string[] } {
   const root = mkdtempSync(path.join(tmpdir(), "oscal-cli-tree-"));
-  const documents = listCorpus().filter((document) => document.size <= maxBytes);
-  let bytes = 0;
-  for (let index = 0; index < fileCount; index++) {
-    const document = documents[index % documents.length]!;
-    const target = path.join(root, `copy-${Math.floor(index / documents.length)}`, document.file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    copyFileSync(document.absolutePath, target);
-    bytes += document.size;
+  const corpus = listCorpus();
+  const files: string[] = [];
+  for (let copy = 0; copy < copies; copy++) {
+    cpSync(corpusDir(), path.join(root, `copy-${copy}`), { recursive: true, filter: (source) => !source.endsWith(".md") });
+    files.push(...corpus.map((document) => path.join(root, `copy-${copy}`, document.file)));
   }
-  return { root, bytes };
+  return { root, files };
 }
 
+const load = () => loadavg()[0]!.toFixed(2);
+
 function main(): void {
-  const runs = Number(process.env.OSCAL_BENCH_RUNS ?? 3);
-  const fileCount = Number(process.env.OSCAL_BENCH_FILES ?? 504);
+  const runs = Number(process.env.OSCAL_BENCH_RUNS ?? 5);
+  const copies = Number(process.env.OSCAL_BENCH_COPIES ?? 1);
   const cli = path.join(repoRoot, "dist/runtime/cli/oscal-validate-bin.cjs");
-  const maxKib = Number(process.env.OSCAL_BENCH_MAX_KIB ?? Number.POSITIVE_INFINITY);
-  const { root: tree, bytes } = buildTree(fileCount, maxKib * 1024);
+  const { root: tree, files } = buildTree(copies);
   try {
-    const documents = Number.isFinite(maxKib) ? `corpus documents up to ${maxKib} KiB` : "the whole corpus";
-    process.stdout.write(`tree: ${fileCount} files, ${(bytes / 1e6).toFixed(0)} MB, ${documents} cycled; ${availableParallelism()} cores; median of ${runs} runs\n`);
+    const bytes = listCorpus().reduce((sum, document) => sum + document.size, 0) * copies;
+    process.stdout.write(
+      `tree: the corpus x${copies}, ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB; ${availableParallelism()} cores; median of ${runs} spawns each, alternated\n` +
+        `load average (1 min) at the start: ${load()}; the default would start ${threadCount(files, undefined)} thread(s), --jobs 2 ${threadCount(files, 2)}\n`,
+    );
     for (const level of ["schema", "full"]) {
       const args = (jobs: string[]) => [cli, "--level", level, "--format", "json", ...jobs, tree];
       // The corpus holds invalid documents, so the expected status is whatever the first run says.
       const expectedStatus = spawnSync(process.execPath, args(["--jobs", "1"]), { stdio: "ignore" }).status ?? 0;
-      // Alternated, so that both see the same load on a shared machine.
-      const inProcessSamples: number[] = [];
-      const threadedSamples: number[] = [];
-      for (let run = 0; run < runs; run++) {
-        inProcessSamples.push(timeSpawns(1, args(["--jobs", "1"]), expectedStatus).median);
-        threadedSamples.push(timeSpawns(1, args([]), expectedStatus).median);
-      }
-      const inProcess = summarize(inProcessSamples);
-      const threaded = summarize(threadedSamples);
+      const timings = timeSpawnsAlternated(runs, { one: args(["--jobs", "1"]), byDefault: args([]), two: args(["--jobs", "2"]) }, expectedStatus);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      const ratio = (ms: number) => `${(ms / timings.one.median).toFixed(2)}x`;
       process.stdout.write(
-        `level ${level}: --jobs 1 ${(inProcess.median / 1000).toFixed(2)} s, default --jobs ${(threaded.median / 1000).toFixed(2)} s: ` +
-          `${(inProcess.median / threaded.median).toFixed(2)}x faster\n`,
+        `level ${level}: --jobs 1 ${seconds(timings.one.median)}, default ${seconds(timings.byDefault.median)} (${ratio(timings.byDefault.median)} of --jobs 1's time), ` +
+          `--jobs 2 ${seconds(timings.two.median)} (${ratio(timings.two.median)})\n`,
       );
     }
-    // Threads only help when the cores are free: with other busy processes, the scheduler's share for this one caps
-    // the gain, so the figures say how busy the machine was.
-    process.stdout.write(`load average (1 min) at the end: ${loadavg()[0]!.toFixed(2)}\n`);
+    // Threads only help when the cores are free: the figures say how busy the machine was.
+    process.stdout.write(`load average (1 min) at the end: ${load()}\n`);
   } finally {
     rmSync(tree, { recursive: true, force: true });
   }
