@@ -13,7 +13,7 @@ import { emitWrapperModule } from "./emit-wrappers.js";
 import { schemaRuleIds } from "./rule-ids.js";
 import { buildManifest } from "./manifest.js";
 import { emitSemantic } from "./semantic/index.js";
-import { loadMetaschema } from "./semantic/metaschema.js";
+import { loadMetaschema } from "./metaschema/metaschema.js";
 import { emitPack, packDefinitions, packEntryModule } from "./packs/index.js";
 import { emitJsonWasmModule } from "./json-wasm/emit.js";
 import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";

@@ -1,7 +1,7 @@
 // Reads Metaschema external constraint files (`metaschema-meta-constraints`): each <context> with its <metapath
 // target>s, <let> variables and constraints, in file order.
-import { constraintFields, spaced, type ConstraintFields } from "../semantic/metaschema.js";
-import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "../semantic/xml.js";
+import { constraintFields, spaced, type ConstraintFields } from "../metaschema/metaschema.js";
+import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "../metaschema/xml.js";
 
 const KINDS = ["expect", "allowed-values", "matches", "index", "index-has-key", "is-unique"] as const;
 export type PackConstraintKind = (typeof KINDS)[number];

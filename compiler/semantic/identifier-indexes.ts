@@ -1,6 +1,6 @@
 // Which indexes hold identifiers only: a #fragment found in one of them names an identifier the document declares, so
 // the index-has-key constraints looking fragments up there also settle our fragment-link rule (emit/kinds/index-has-key.ts).
-import type { Definition, RawConstraint } from "./metaschema.js";
+import type { Definition, RawConstraint } from "../metaschema/metaschema.js";
 
 /**
  * Indexes every key of which is an identifier the walk declares for fragment links (ours:fragment-href declares every

@@ -2,12 +2,13 @@
 // generated/semantic.cjs (CommonJS, loaded on the first full-level run; it requires only runtime/semantic/helpers) and its declarations.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "./metaschema.js";
+import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "../metaschema/metaschema.js";
 import type { CompileUnit, OwnRuleIndices } from "./emit/context.js";
 import { Walk } from "./emit/walk.js";
 import { identifierIndexes } from "./identifier-indexes.js";
 import { OWN_RULES, profileImportConstraint } from "./own-rules.js";
-import { AREAS, proposeRuleIds, readDefaultOff, readRuleIdTable } from "./rule-ids.js";
+import { proposeRuleIds } from "../metaschema/rule-ids.js";
+import { AREAS, readDefaultOff, readNistRuleIds } from "./rule-ids.js";
 import { SEMANTIC_DTS } from "./declarations.js";
 import { checkJsonNames } from "./json-names.js";
 import type { JsonSchema } from "../schema-source.js";
@@ -122,7 +123,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   );
 
   // Rule ids from the committed table; every applicable constraint and own rule must have one.
-  const table = readRuleIdTable();
+  const table = readNistRuleIds();
   const applicable = constraints.filter((c) => !notApplicable.has(c));
   const ownKeys = OWN_RULES.map((r) => `ours:${r.name}`).filter((k) => k !== "ours:profile-import-href");
   const missing = [

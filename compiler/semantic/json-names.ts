@@ -2,7 +2,7 @@
 // properties): every JSON property the generated checks read must exist in the NIST JSON schema definition
 // that describes the same node. A wrongly mapped name would otherwise make a check silently see nothing.
 import type { JsonSchema } from "../schema-source.js";
-import type { AssemblyDef, FieldDef } from "./metaschema.js";
+import type { AssemblyDef, FieldDef } from "../metaschema/metaschema.js";
 import type { Navigation } from "./emit/context.js";
 
 type SchemaNode = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // Rules of ours, for checks a user expects where the NIST metaschema is silent. All are warnings.
-import type { AssemblyDef, RawConstraint } from "./metaschema.js";
+import type { AssemblyDef, RawConstraint } from "../metaschema/metaschema.js";
 
 export interface OwnRule {
   name: string; // table key is "ours:<name>"

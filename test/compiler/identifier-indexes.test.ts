@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { linkLookedUp, withoutLinkMarks } from "../../compiler/semantic/emit/context.js";
 import { identifierIndexes } from "../../compiler/semantic/identifier-indexes.js";
-import type { AssemblyDef, FlagDef, KeyField, RawConstraint } from "../../compiler/semantic/metaschema.js";
+import type { AssemblyDef, FlagDef, KeyField, RawConstraint } from "../../compiler/metaschema/metaschema.js";
 
 const flag = (name: string, asType: string) => ({ name, jsonName: name, def: { kind: "flag", name, contextPath: `m:${name}`, asType } as FlagDef });
 const assembly = (...flags: ReturnType<typeof flag>[]): AssemblyDef => ({ kind: "assembly", name: "a", useName: "a", contextPath: "m:a", rootName: undefined, flags, children: [] });

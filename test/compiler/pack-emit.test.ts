@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { emitPackModule, type SourceContext, type SourcePack } from "../../compiler/packs/emit/module.js";
-import { parseMetapath } from "../../compiler/semantic/metapath.js";
+import { parseMetapath } from "../../compiler/metaschema/metapath.js";
 import { packProgram, runPack, type PackModule, type PackRule } from "../../runtime/packs/engine.js";
 
 // system-security-plan → metadata → parties; components → props.

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildPaths, repoRoot } from "../../compiler/paths.js";
 import { emitPack, packDefinitions } from "../../compiler/packs/index.js";
-import { loadMetaschema } from "../../compiler/semantic/metaschema.js";
-import { parseMetapath } from "../../compiler/semantic/metapath.js";
+import { loadMetaschema } from "../../compiler/metaschema/metaschema.js";
+import { parseMetapath } from "../../compiler/metaschema/metapath.js";
 
 const fedramp = packDefinitions().find((definition) => definition.name === "fedramp")!;
 const constraintsDir = path.resolve(repoRoot, process.env.FEDRAMP_CONSTRAINTS_DIR ?? fedramp.defaultSource);

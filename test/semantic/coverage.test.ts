@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildPaths } from "../../compiler/paths.js";
 import { emitSemantic } from "../../compiler/semantic/index.js";
-import { loadMetaschema } from "../../compiler/semantic/metaschema.js";
+import { loadMetaschema } from "../../compiler/metaschema/metaschema.js";
 import { patchedSchemas } from "../helpers/patched-schemas.js";
 
 const { metaschemaDir } = buildPaths();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { checkJsonNames } from "../../compiler/semantic/json-names.js";
 import { emitSemantic } from "../../compiler/semantic/index.js";
-import type { AssemblyDef, FieldDef } from "../../compiler/semantic/metaschema.js";
+import type { AssemblyDef, FieldDef } from "../../compiler/metaschema/metaschema.js";
 import { buildPaths } from "../../compiler/paths.js";
 import { readVerifiedSchemas, type JsonSchema } from "../../compiler/schema-source.js";
 

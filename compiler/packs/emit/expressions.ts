@@ -5,7 +5,7 @@
 // is also the key of its values on a node, so constraints repeating a predicate evaluate it once per node. A `//x`
 // search is kept on its node under its names' constant, also one for all written alike (the walk stores the document
 // node's searches under the same constants).
-import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
+import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
 import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
 

@@ -2,7 +2,7 @@
 // definitions, the rules, the walk that finds every context node, and each context's lets and constraints as
 // functions (runtime/packs/engine.ts PackProgram). The module takes the primitives it calls as its one argument: it
 // imports nothing, so Node.js, the code cache and the browser bundle load it alike.
-import type { Expr } from "../../semantic/metapath.js";
+import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../../../runtime/packs/engine.js";
 import * as primitives from "../../../runtime/packs/primitives.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";

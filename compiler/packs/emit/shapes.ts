@@ -1,7 +1,7 @@
 // What the pack code emitter needs to know of a Metapath syntax tree to pick the code for it: whether it reads
 // variables, whether it is a plain flag comparison, a child count, a flag path, and how a step's predicates split into
 // those memoised per node and those applied on every evaluation.
-import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "../../semantic/metapath.js";
+import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 
 /** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
 export function variableFree(tree: object): boolean {

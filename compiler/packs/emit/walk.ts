@@ -3,7 +3,7 @@
 // together, as an automaton over element names, by generated functions per definition and match state. The walk
 // enters only the child instances that can lead to a match, in definition order, so each slot's nodes come out in
 // document order, each once.
-import type { Expr } from "../../semantic/metapath.js";
+import type { Expr } from "../../metaschema/metapath.js";
 import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
 import type { Declarations } from "./expressions.js";
 

@@ -1,7 +1,7 @@
 // The interface every constraint kind implements, and the shape of its compiled code, which the walk places into
 // the visit function of the constraint's context.
-import type { AssemblyDef, ConstraintKind, ModelInstance } from "../metaschema.js";
-import { parseMetapath } from "../metapath.js";
+import type { AssemblyDef, ConstraintKind, ModelInstance } from "../../metaschema/metaschema.js";
+import { parseMetapath } from "../../metaschema/metapath.js";
 import type { CompileUnit, EmitContext, NodeRef } from "./context.js";
 import { targetSegments } from "./navigation.js";
 

@@ -1,8 +1,8 @@
 // What every part of the semantic code generator shares: the names it declares in the generated module (constants,
 // per-node state, helper functions), the JSON properties the generated code reads, and the types describing a node
 // of the document the code is positioned on.
-import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../metaschema.js";
-import type { Expr } from "../metapath-ast.js";
+import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../../metaschema/metaschema.js";
+import type { Expr } from "../../metaschema/metapath-ast.js";
 
 /** A constraint that cannot be decided from one document (or never selects anything); carries the reason. */
 export class NotApplicable extends Error {}

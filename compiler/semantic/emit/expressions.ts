@@ -1,7 +1,7 @@
 // Metapath expressions compiled to JavaScript expressions on a node: atomised values, booleans (comparisons, and/or,
 // existence, the functions the OSCAL constraints call) and index keys.
-import type { RawConstraint } from "../metaschema.js";
-import { parseMetapath, type Expr, type Step } from "../metapath.js";
+import type { RawConstraint } from "../../metaschema/metaschema.js";
+import { parseMetapath, type Expr, type Step } from "../../metaschema/metapath.js";
 import { js, nodeName, NotApplicable, type EmitContext, type NodeRef } from "./context.js";
 import { emitTarget } from "./navigation.js";
 

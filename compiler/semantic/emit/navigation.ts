@@ -1,7 +1,7 @@
 // Metapath navigation over the metaschema model, compiled to loops over the JSON document: child, flag, descendant,
 // self and grouped steps with their predicates, honouring each instance's JSON multiplicity.
-import type { AssemblyDef, FieldDef, ModelInstance } from "../metaschema.js";
-import type { Expr, Step } from "../metapath.js";
+import type { AssemblyDef, FieldDef, ModelInstance } from "../../metaschema/metaschema.js";
+import type { Expr, Step } from "../../metaschema/metapath.js";
 import type { DescendantSegment, LoopSegment, Segment } from "./constraint.js";
 import { atSegment, js, nodeName, NotApplicable, type EmitContext, type LoopNames, type Mode, type NodeRef } from "./context.js";
 import { compileBoolean } from "./expressions.js";

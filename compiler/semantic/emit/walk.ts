@@ -1,7 +1,7 @@
 // The document walk: one visit function per definition reachable from a root, running at each node the constraints
 // of its definition (and of its flags) behind their rule switches, plus the document-wide rules of our own, then
 // visiting the children whose subtrees have work.
-import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../metaschema.js";
+import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../../metaschema/metaschema.js";
 import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
 import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";

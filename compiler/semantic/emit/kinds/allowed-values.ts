@@ -2,8 +2,8 @@
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
 import { sourceId, type ConstraintEmitter } from "../constraint.js";
 import { js, type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
-import { parseMetapath } from "../../metapath.js";
-import type { Expr, Step } from "../../metapath-ast.js";
+import { parseMetapath } from "../../../metaschema/metapath.js";
+import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
 import { withAtom } from "../expressions.js";
 import { targetSegments } from "../navigation.js";
 

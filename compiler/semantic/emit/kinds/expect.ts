@@ -1,5 +1,5 @@
 // expect: a Metapath test holds at every target node.
-import { parseMetapath } from "../../metapath.js";
+import { parseMetapath } from "../../../metaschema/metapath.js";
 import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { js } from "../context.js";
 import { compileBoolean } from "../expressions.js";

@@ -1,5 +1,5 @@
 // has-cardinality: the number of target nodes below the context lies within bounds.
-import { parseMetapath } from "../../metapath.js";
+import { parseMetapath } from "../../../metaschema/metapath.js";
 import { sourceId, type ConstraintEmitter } from "../constraint.js";
 import { emitTarget } from "../navigation.js";
 

@@ -1,5 +1,5 @@
 // matches: the target's value matches a regular expression and/or the lexical pattern of a datatype.
-import { datatypePattern } from "../../datatypes.js";
+import { datatypePattern } from "../../../metaschema/datatypes.js";
 import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { withAtom } from "../expressions.js";
 

@@ -1,5 +1,5 @@
 // The emitter of each constraint kind.
-import type { ConstraintKind } from "../../metaschema.js";
+import type { ConstraintKind } from "../../../metaschema/metaschema.js";
 import type { ConstraintEmitter } from "../constraint.js";
 import { allowedValues } from "./allowed-values.js";
 import { expect } from "./expect.js";

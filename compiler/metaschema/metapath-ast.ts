@@ -1,5 +1,5 @@
 // The Metapath syntax tree: built by the parser (./metapath.ts), compiled to JavaScript for NIST's constraints
-// (./emit) and for rule packs (../packs/emit).
+// (../semantic/emit) and for rule packs (../packs/emit).
 
 export type Expr =
   | { type: "path"; rootDescendant: boolean; steps: Step[] }
