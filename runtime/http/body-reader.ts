@@ -151,6 +151,9 @@ export class BodyReader {
 
 /** One exactly-sized, unshared array (so its buffer can be transferred to a worker thread). */
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  // Most small bodies arrive in one chunk, already copied into a buffer of their own.
+  const only = chunks.length === 1 ? chunks[0]! : undefined;
+  if (only !== undefined && only.byteOffset === 0 && only.buffer.byteLength === total) return only;
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

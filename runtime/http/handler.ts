@@ -15,7 +15,7 @@ import { describeError, log } from "./log.js";
 import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
 import { acceptsGzip, type StaticResource } from "./static-content.js";
-import { bodyBytes, type BodySink, type Exchange, type OutgoingResponse, type RequestHandler, type RequestHead } from "./transport.js";
+import { bodyLength, type BodySink, type Exchange, type OutgoingResponse, type RequestHandler, type RequestHead } from "./transport.js";
 import type { Cancellation, ValidationAnswer } from "./validation-protocol.js";
 
 /** One aggregate telemetry sample per validate request: never anything of the document itself. */
@@ -267,10 +267,9 @@ class ValidateExchange implements BodySink, Cancellation {
    * read its answers holds its own share, not the whole service. It is always admitted: the work is already done.
    */
   private heldUntilSent(response: OutgoingResponse): OutgoingResponse {
-    // Encoded once here: the adapters send bytes as they are.
-    const body = bodyBytes(response.body);
-    this.parts.budget.tryReserve(this.client, body.byteLength, true);
-    return { ...response, body, onSettled: () => this.parts.budget.release(this.client, body.byteLength) };
+    const length = bodyLength(response.body);
+    this.parts.budget.tryReserve(this.client, length, true);
+    return { ...response, onSettled: () => this.parts.budget.release(this.client, length) };
   }
 
   private finish(response: OutgoingResponse, outcome: string, model = "none", sizeBytes = 0, level: RequestSample["level"] = "none"): OutgoingResponse {

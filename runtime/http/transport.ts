@@ -55,6 +55,11 @@ export function bodyBytes(body: string | Uint8Array): Uint8Array {
   return typeof body === "string" ? Buffer.from(body) : body;
 }
 
+/** The body's length in bytes, without encoding a string body (the transports encode it as they write it). */
+export function bodyLength(body: string | Uint8Array): number {
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+}
+
 export interface TransportServer {
   /** Which transport really runs (for the start-up log line). */
   readonly description: string;

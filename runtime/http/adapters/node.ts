@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { MAX_HEADER_FIELDS } from "../request-checks.js";
-import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+import { bodyBytes, bodyLength, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
 /**
  * Matches uWebSockets.js, which closes a connection that sends nothing for 10 seconds. It measures the client's
@@ -23,14 +23,15 @@ const RESPONSE_SLICE_BYTES = 64 * 1024;
  */
 function writeResponse(res: ServerResponse, response: OutgoingResponse, stallMs: number): void {
   if (response.onSettled !== undefined) res.once("close", response.onSettled);
-  const body = bodyBytes(response.body);
-  const headers = [...response.headers, "Content-Length", String(body.byteLength)];
+  const length = bodyLength(response.body);
+  const headers = [...response.headers, "Content-Length", String(length)];
   if (response.closeConnection) headers.push("Connection", "close");
   res.writeHead(response.status, headers);
-  if (res.req.method === "HEAD" || body.byteLength <= RESPONSE_SLICE_BYTES) {
-    res.end(body);
+  if (res.req.method === "HEAD" || length <= RESPONSE_SLICE_BYTES) {
+    res.end(response.body);
     return;
   }
+  const body = bodyBytes(response.body);
   let offset = 0;
   let stall: NodeJS.Timeout | undefined;
   const writeSlices = (): void => {

@@ -9,7 +9,7 @@ import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import type * as Uws from "@trufflesuite/uws-js-unofficial";
 import { log } from "../log.js";
-import { bodyBytes, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
+import { bodyBytes, bodyLength, STATUS_TEXT, type ConnectionLimits, type OutgoingResponse, type RequestHandler, type TransportServer } from "../transport.js";
 
 const require = createRequire(import.meta.url);
 
@@ -40,19 +40,23 @@ function writeResponse(res: Uws.HttpResponse, response: OutgoingResponse, head: 
   res.writeStatus(STATUS_LINES.get(response.status) ?? String(response.status));
   const headers = response.headers;
   for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
-  const body = bodyBytes(response.body);
+  const body = response.body;
   if (head) {
     // endWithoutBody(length) of this build never completes the response (uWS then aborts the process): state the
     // length as a header instead.
-    res.writeHeader("Content-Length", String(body.byteLength));
+    res.writeHeader("Content-Length", String(bodyLength(body)));
     res.endWithoutBody();
   } else if (response.closeConnection) res.end(body, true);
   else return streamBody(res, body, state, stallMs, response.onSettled);
   response.onSettled?.();
 }
 
-/** The uWS streaming pattern: tryEnd what the socket takes, resume from the write offset when it is writable again. */
-function streamBody(res: Uws.HttpResponse, body: Uint8Array, state: ResponseState, stallMs: number, onSettled: (() => void) | undefined): void {
+/**
+ * The uWS streaming pattern: tryEnd what the socket takes, resume from the write offset when it is writable again. A
+ * string body is handed to uWS as it is (uWS encodes it without a JavaScript copy) and encoded here only when the
+ * socket did not take it whole.
+ */
+function streamBody(res: Uws.HttpResponse, body: string | Uint8Array, state: ResponseState, stallMs: number, onSettled: (() => void) | undefined): void {
   let stall: NodeJS.Timeout | undefined;
   const settle = (): void => {
     clearTimeout(stall);
@@ -66,12 +70,14 @@ function streamBody(res: Uws.HttpResponse, body: Uint8Array, state: ResponseStat
     }, stallMs).unref();
   };
   const start = res.getWriteOffset();
-  const [ok, done] = res.tryEnd(body, body.byteLength);
+  const length = bodyLength(body);
+  const [ok, done] = res.tryEnd(body, length);
   if (ok || done) return settle();
   state.onAbort = settle;
   armStall();
+  const bytes = bodyBytes(body);
   res.onWritable((offset) => {
-    const [written, finished] = res.tryEnd(body.subarray(offset - start), body.byteLength);
+    const [written, finished] = res.tryEnd(bytes.subarray(offset - start), length);
     if (finished) settle();
     else armStall();
     return written;
