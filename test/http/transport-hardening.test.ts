@@ -1,11 +1,11 @@
 // What a hostile or merely old client does on the wire, on both transports: a request refused for its framing ends its
 // connection (nothing sent after it runs), HTTP/1.0 clients and malformed heads are answered on the default transport,
 // a second server cannot share a port in use, and a slow validation is answered rather than reset by the idle timer.
-import { once } from "node:events";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeHttpServer } from "../../runtime/http/adapters/node.js";
 import type { OutgoingResponse, RequestHandler } from "../../runtime/http/transport.js";
+import { freePort } from "../redis/redis-fixtures.js";
 import { VALIDATE, VALID_CATALOG } from "./support/documents.js";
 import { startService, TRANSPORTS, type TestService } from "./support/service.js";
 
@@ -27,14 +27,6 @@ function exchangeUntilClose(port: number, payload: string): Promise<{ text: stri
     socket.on("error", () => undefined);
     socket.on("close", () => finish(true));
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const statusLines = (text: string): string[] => text.split("\r\n").filter((line) => /^HTTP\/1\.[01] \d{3}/.test(line));
