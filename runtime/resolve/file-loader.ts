@@ -1,0 +1,57 @@
+// Documents from local files: an href is resolved against the location of the document that writes it (RFC 3986, as
+// the specification asks) and read only inside the allowed directory; any other href (https:, a path elsewhere) is read
+// only when it is mapped to a file. The network is never used.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseBody } from "../core/body.js";
+import { parseYamlBytes } from "../core/yaml.js";
+import type { DocumentLoader, LoadedDocument, Unavailable } from "./loader.js";
+
+export interface FileLoaderSettings {
+  /** Relative hrefs may name files inside this directory only (symbolic links are followed before the check). */
+  allowedDir: string;
+  /** Href exactly as a document writes it → file. Wins over resolution against the document's location. */
+  files?: Readonly<Record<string, string>>;
+}
+
+function isInside(dir: string, file: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
+}
+
+const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** Reads and parses a document file: JSON, or YAML by its extension. */
+export function readDocumentFile(file: string): LoadedDocument | Unavailable {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return { unavailable: `the file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "read error"})` };
+  }
+  const parsed = /\.ya?ml$/i.test(file) ? parseYamlBytes(bytes) : parseBody(bytes);
+  return parsed.ok ? { uri: pathToFileURL(file).href, document: parsed.document } : { unavailable: `the file ${file} is not a JSON or YAML document (${parsed.error.code})` };
+}
+
+export function fileLoader(settings: FileLoaderSettings): DocumentLoader {
+  const allowedDir = realpathSync(settings.allowedDir);
+  const files = settings.files ?? {};
+  return {
+    load(href, base) {
+      if (Object.hasOwn(files, href)) return readDocumentFile(path.resolve(files[href]!));
+      if (HAS_SCHEME.test(href) && !/^file:/i.test(href)) return { unavailable: "it is not a local file and is not mapped to one (the network is never used)" };
+      let file: string;
+      try {
+        file = fileURLToPath(new URL(href, base));
+      } catch {
+        return { unavailable: "it does not name a local file" };
+      }
+      if (!isInside(allowedDir, file)) return { unavailable: `it leaves the allowed directory ${allowedDir}` };
+      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { unavailable: `there is no file ${file}` };
+      const real = realpathSync(file);
+      if (!isInside(allowedDir, real)) return { unavailable: `it leaves the allowed directory ${allowedDir} through a symbolic link` };
+      return readDocumentFile(real);
+    },
+  };
+}
