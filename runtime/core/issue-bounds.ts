@@ -4,7 +4,7 @@
 // document, cut back to the nearest ancestor when it would name a huge member or grow too long, with the message
 // saying what it stands for.
 import type { ValidationIssue } from "./report.js";
-import { unescapeToken } from "./json-pointer.js";
+import { escapeToken, unescapeToken } from "./json-pointer.js";
 
 /** Longest excerpt of a name or value quoted in a message, in code points (an ellipsis marks a cut). */
 export const MAX_EXCERPT_CODE_POINTS = 64;
@@ -37,25 +37,44 @@ export function boundedIssue(issue: ValidationIssue): ValidationIssue {
   const cut = cutPath(issue.path);
   const message = excerpt(issue.message, MAX_MESSAGE_CODE_POINTS);
   if (cut === undefined && message === issue.message) return issue;
-  return cut === undefined ? { ...issue, message } : { ...issue, path: cut.path, message: `${message} (${cut.why}.)` };
+  return cut === undefined ? { ...issue, message } : { ...issue, path: cut.path, message: withCutNote(message, cut.why) };
 }
+
+/**
+ * The path and message a report shows for a finding with `message` at the pointer made of `names` (unescaped
+ * reference tokens, root first), `pointerLength` characters long, as boundedIssue gives them. Spells out only the path
+ * kept: a finding deep under long names costs what the report shows, not the length of its path.
+ */
+export function boundedLocation(message: string, names: readonly string[], pointerLength: number): { path: string; message: string } {
+  const bounded = boundedPointer(names, pointerLength);
+  const shown = excerpt(message, MAX_MESSAGE_CODE_POINTS);
+  return { path: bounded.path, message: bounded.why === undefined ? shown : withCutNote(shown, bounded.why) };
+}
+
+const withCutNote = (message: string, why: string): string => `${message} (${why}.)`;
 
 /** The path cut back to the nearest ancestor within bounds, or undefined when it is within bounds already. */
 function cutPath(path: string): { path: string; why: string } | undefined {
   if (path.length <= MAX_EXCERPT_CODE_POINTS) return undefined; // no token can be too long, nor the whole
   if (path.length <= MAX_PATH_LENGTH && !hasLongToken(path)) return undefined; // most paths: no token to decode
+  const bounded = boundedPointer(path.slice(1).split("/").map(unescapeToken), path.length);
+  return bounded.why === undefined ? undefined : { path: bounded.path, why: bounded.why };
+}
+
+/** The pointer made of `names`, or the nearest ancestor within bounds and why it stops there. */
+function boundedPointer(names: readonly string[], pointerLength: number): { path: string; why: string | undefined } {
   let kept = "";
-  for (const token of path.slice(1).split("/")) {
-    const name = unescapeToken(token);
+  for (const name of names) {
     if (name.length > MAX_EXCERPT_CODE_POINTS && codePointLength(name) > MAX_EXCERPT_CODE_POINTS) {
       return { path: kept, why: `Path cut before a member name of ${codePointLength(name)} characters, ${JSON.stringify(excerpt(name, NOTE_EXCERPT_CODE_POINTS))}` };
     }
+    const token = escapeToken(name);
     if (kept.length + 1 + token.length > MAX_PATH_LENGTH) {
-      return { path: kept, why: `Path cut to an ancestor: the full path is ${path.length} characters long` };
+      return { path: kept, why: `Path cut to an ancestor: the full path is ${pointerLength} characters long` };
     }
     kept += `/${token}`;
   }
-  return undefined;
+  return { path: kept, why: undefined };
 }
 
 /** Whether some reference token of the path is longer than an excerpt as written (escapes included). */

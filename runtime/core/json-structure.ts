@@ -8,7 +8,8 @@
 // escaped name or a suspicious escape) is walked again, on its text, to name the exact findings and their paths.
 import type { BodyError } from "./body.js";
 import type { ValidationIssue } from "./report.js";
-import { pointerAt, type PathNode } from "./json-pointer.js";
+import { pathNames, pathNode, type PathNode } from "./json-pointer.js";
+import { boundedLocation } from "./issue-bounds.js";
 import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from "./json-bytes.js";
 import { wasmScanJsonBytes } from "./json-wasm.js";
 
@@ -190,9 +191,9 @@ interface Container {
 
 /**
  * The exact pass, on a text JSON.parse has accepted: every repeated member name, every string (name or value) holding
- * an excluded character, each at its RFC 6901 pointer. Linear in the text, however deep and long the paths: each value
- * costs O(1) besides its own characters, and a finding's pointer is spelled out only when read (see finding). Run only
- * on texts the byte scan flags.
+ * an excluded character, each at its RFC 6901 pointer (cut as a report cuts it). Linear in the text, however deep and
+ * long the paths: each value costs O(1) besides its own characters, and a finding's path is spelled out only when read
+ * (see finding). Run only on texts the byte scan flags.
  */
 export function textFindings(text: string): ValidationIssue[] {
   const findings: ValidationIssue[] = [];
@@ -204,7 +205,7 @@ export function textFindings(text: string): ValidationIssue[] {
   /** Where the value being read lies (or its member name). */
   const here = (): PathNode | undefined => {
     const top = containers[containers.length - 1];
-    return top && { parent: top.at, token: top.key };
+    return top && pathNode(top.at, top.key);
   };
   let expectName = false;
   for (let i = 0; i < text.length; i++) {
@@ -264,17 +265,22 @@ function characterFindings(value: string, at: () => PathNode | undefined, what: 
 }
 
 /**
- * A finding whose path is spelled out when read, each time: a report reads only those it lists (the first 200 by
- * default), whereas spelling out the pointer of every finding of a document with many findings deep under long names
- * would take time and memory quadratic in its size. Not kept once read: a report keeps long paths cut.
+ * A finding whose path and message are made when first read, as a report shows them (a long path cut, with a note):
+ * a report reads only those it lists (the first 200 by default), and each costs what it shows. Spelling out the full
+ * pointer of every finding of a document with many findings deep under long names would take time and memory
+ * quadratic in its size.
  */
 function finding(rule: keyof typeof JSON_RULES, at: PathNode | undefined, message: string): ValidationIssue {
+  let shown: { path: string; message: string } | undefined;
+  const show = () => (shown ??= boundedLocation(message, pathNames(at), at?.pointerLength ?? 0));
   return {
     ...JSON_RULES[rule],
     get path() {
-      return pointerAt(at);
+      return show().path;
     },
-    message,
+    get message() {
+      return show().message;
+    },
     severity: "error",
   };
 }
@@ -320,8 +326,9 @@ function parsedFindings(document: unknown): ValidationIssue[] {
     const { value, at } = pending.pop()!;
     if (typeof value === "string") characterFindings(value, () => at, "The string", findings);
     if (typeof value !== "object" || value === null) continue;
-    const members = Object.keys(value).map((key) => ({ value: (value as Record<string, unknown>)[key], at: { parent: at, token: key } }));
-    if (!Array.isArray(value)) for (const member of members) characterFindings(member.at.token, () => member.at, "The member name", findings);
+    const keys = Object.keys(value);
+    const members = keys.map((key) => ({ value: (value as Record<string, unknown>)[key], at: pathNode(at, key) }));
+    if (!Array.isArray(value)) keys.forEach((key, k) => characterFindings(key, () => members[k]!.at, "The member name", findings));
     // Pushed last to first, so that values are reported in document order.
     for (let k = members.length - 1; k >= 0; k--) pending.push(members[k]!);
   }
