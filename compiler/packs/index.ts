@@ -13,9 +13,11 @@ import { datatypePattern } from "../metaschema/datatypes.js";
 import { proposeRuleIds, readRuleIdTable } from "../metaschema/rule-ids.js";
 import type { AssemblyDef, FieldDef } from "../metaschema/metaschema.js";
 import { readConstraintFile, type FileConstraint } from "./constraint-file.js";
-import type { DefinitionRow, PackRule } from "../../runtime/packs/engine.js";
-import { INSTANCE } from "../../runtime/packs/node-view.js";
-import { emitPackModule, type SourceConstraint, type SourceContext, type SourcePack } from "./emit/module.js";
+import { emitPackModule, PRIMITIVES, type SourceConstraint, type SourceContext, type SourcePack } from "./emit/module.js";
+import type { DefinitionRow, InstanceSpan, PackRule } from "./program-interface.js";
+
+const INSTANCE: InstanceSpan = 0x4000000;
+const PROGRAM_INTERFACE = new URL("./program-interface.d.ts", import.meta.url);
 
 interface PackDefinition {
   name: string;
@@ -368,6 +370,10 @@ export function packModule(name) {
 export declare const PACK_NAMES: readonly string[];
 /** The module of a pack (runtime/packs/engine.ts PackModule), loaded on first use. */
 export declare function packModule(name: string): unknown;
+
+${readFileSync(PROGRAM_INTERFACE, "utf8")}
+/** The primitives a pack's generated code calls, from its module's one argument. */
+export type PrimitiveName = ${PRIMITIVES.map((name) => JSON.stringify(name)).join(" | ")};
 `,
   };
 }

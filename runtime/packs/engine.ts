@@ -2,21 +2,16 @@
 // and each constraint's Metapath compiled to functions over ./primitives.ts) on a parsed OSCAL JSON document, counting
 // what passes and fails per rule. Findings point at the JSON nodes with RFC 6901 pointers. Other documents come only
 // from the caller (`documents`): nothing here reads files or touches the network.
+import type { PackRule, PrimitiveName } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import * as primitives from "./primitives.js";
 import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, type Evaluator } from "./primitives.js";
 
-export type { DefinitionRow } from "./node-view.js";
+export type { DefinitionRow, PackRule } from "#generated/packs/index.js";
 
-export interface PackRule {
-  id: string;
-  constraintId: string;
-  severity: "error" | "warning";
-  keyword: string;
-  description: string;
-  models: string[];
-}
+/** Every primitive a pack's generated code calls: the build fails to type-check when one is missing here. */
+const PRIMITIVES: Record<PrimitiveName, unknown> & typeof primitives = primitives;
 
 /** A constraint's key field: a flag of the target (read from the JSON) or an expression's first atom. */
 export interface KeyField {
@@ -78,7 +73,7 @@ const programs = new WeakMap<PackModule, PackProgram>();
 /** The program of a pack's module, made once. */
 export function packProgram(module: PackModule): PackProgram {
   let program = programs.get(module);
-  if (program === undefined) programs.set(module, (program = module(primitives)));
+  if (program === undefined) programs.set(module, (program = module(PRIMITIVES)));
   return program;
 }
 

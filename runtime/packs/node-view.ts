@@ -1,18 +1,10 @@
 // The node view of the pack engine: a parsed OSCAL JSON document seen in the metaschema's XML-model names (flags,
 // fields, assemblies), built lazily, so that `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in
 // constraint files. Nodes know their RFC 6901 pointer and document order.
+import type { DefinitionRow, InstanceSpan, ViewDefinitions } from "#generated/packs/index.js";
 import { escapeToken } from "../core/json-pointer.js";
 
-/** A definition of the node view: assemblies ("a": flags, children) and fields ("f": flags, JSON value key or null). */
-export type DefinitionRow =
-  | ["a", flags: [name: string, json: string][], children: [name: string, json: string, definition: number][]]
-  | ["f", flags: [name: string, json: string][], valueKey: string | null];
-
-/** The definitions of a pack's node view, and the definition of each model's root. */
-export interface ViewDefinitions {
-  definitions: DefinitionRow[];
-  roots: Record<string, number>;
-}
+export type { DefinitionRow, ViewDefinitions };
 
 /** `compute` worked out once per key object and kept while the key lives. */
 function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
@@ -29,39 +21,17 @@ function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {
 const DOCUMENT = -1;
 export const FLAG = -2;
 /**
- * A child's position: its instance number times INSTANCE, plus its array index. A small integer for V8 while instance
- * numbers stay under 32 (the compiler checks the definitions) and arrays under 2^26 items (a document too large to
- * parse comes first: it would be some hundred megabytes).
+ * A child's position: its instance number times INSTANCE, plus its array index (the compiler keeps instance numbers
+ * under 32; a document with an array of 2^26 items would be too large to parse first).
  */
-export const INSTANCE = 0x4000000;
+const INSTANCE: InstanceSpan = 0x4000000;
 // Keys of an XNode's cache besides the generated steps and expressions.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
 const ORDER = Symbol("order");
 const ALL_DESCENDANTS = Symbol("descendants");
 
-/**
- * Element names that can occur below each definition (for `//name` and the generated walk: subtrees that cannot hold
- * one are skipped).
- */
-export function namesBelow(definitions: readonly DefinitionRow[]): Set<string>[] {
-  const table = definitions.map(() => new Set<string>());
-  for (let changed = true; changed; ) {
-    changed = false;
-    definitions.forEach((row, def) => {
-      if (row[0] !== "a") return;
-      const names = table[def]!;
-      const before = names.size;
-      for (const [name, , child] of row[2]) {
-        names.add(name);
-        for (const below of table[child]!) names.add(below);
-      }
-      if (names.size !== before) changed = true;
-    });
-  }
-  return table;
-}
-const reachableNames = cachedPer((data: ViewDefinitions) => namesBelow(data.definitions));
+const reachableNames = cachedPer((data: ViewDefinitions) => data.namesBelow.map((names) => new Set(names)));
 
 /** Per definition, the child instances a `//names` search takes: [instance, holds a match, may lead to one]. */
 type SearchSteps = [instance: number, matches: boolean, below: boolean][];

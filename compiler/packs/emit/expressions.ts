@@ -6,7 +6,8 @@
 // search is kept on its node under its names' constant, also one for all written alike (the walk stores the document
 // node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
-import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
+import type { DefinitionRow } from "../program-interface.js";
+import { namesBelow } from "./names-below.js";
 import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);

@@ -3,9 +3,9 @@
 // functions (runtime/packs/engine.ts PackProgram). The module takes the primitives it calls as its one argument: it
 // imports nothing, so Node.js, the code cache and the browser bundle load it alike.
 import type { Expr } from "../../metaschema/metapath.js";
-import type { DefinitionRow, PackRule } from "../../../runtime/packs/engine.js";
-import * as primitives from "../../../runtime/packs/primitives.js";
+import type { DefinitionRow, PackRule } from "../program-interface.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
+import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
@@ -39,8 +39,16 @@ export interface SourcePack {
   contexts: SourceContext[];
 }
 
-/** The primitives generated code may call (runtime/packs/primitives.ts), taken from the module's argument. */
-const PRIMITIVES = Object.keys(primitives).sort();
+/**
+ * The primitives generated code may call (runtime/packs/primitives.ts), taken from the module's argument; declared to
+ * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
+ */
+export const PRIMITIVES = [
+  "ChildNames", "FALSE", "NotEvaluated", "TRUE", "XNode", "atomOf", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
+  "compareGeneral", "compareValues", "comparisonsMade", "concat", "countOf", "descendantStep", "descendantsStep", "effectiveBoolean", "flagIs",
+  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "literalValue", "logical", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep",
+  "mergeEntries", "mergeMaps", "normalize", "parentStep", "path", "quantified", "quantifiedEquality", "rootStep", "selfStep", "variable",
+] as const;
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -128,6 +136,7 @@ return {
 name: ${literal(pack.name)},
 definitions: ${literal(pack.definitions)},
 roots: ${literal(pack.roots)},
+namesBelow: ${literal(namesBelow(pack.definitions).map((names) => [...names]))},
 rules: ${literal(pack.rules)},
 contexts: [\n${contexts.join(",\n")}\n],
 searches: [${searchKeys.join(", ")}],

@@ -4,7 +4,8 @@
 // enters only the child instances that can lead to a match, in definition order, so each slot's nodes come out in
 // document order, each once.
 import type { Expr } from "../../metaschema/metapath.js";
-import { namesBelow, type DefinitionRow } from "../../../runtime/packs/node-view.js";
+import type { DefinitionRow } from "../program-interface.js";
+import { namesBelow } from "./names-below.js";
 import type { Declarations } from "./expressions.js";
 
 /**
