@@ -183,18 +183,48 @@ function isErrorObject(object: ts.ObjectLiteralExpression): boolean {
   return ERROR_MEMBERS.every((member) => names.includes(member));
 }
 
+/** The members one branch of an alternative between object forms declares, and those it requires. */
+export interface BranchShape {
+  declares: string[];
+  requires: string[];
+}
+
+/**
+ * Every anyOf whose branches are all object forms (a catalog group holding groups or controls, a parameter with values
+ * or a selection), by the schema path Ajv names its error with: what each branch declares and requires. The runtime
+ * compares them with the value to tell which form it meant; alternatives between other kinds of schema get none.
+ */
+export function alternativeShapes(schema: JsonSchema): Map<string, BranchShape[]> {
+  const shapes = new Map<string, BranchShape[]>();
+  for (const { path, schema: node } of schemaLocations(schema)) {
+    const branches = node.anyOf;
+    if (!Array.isArray(branches) || !branches.every((branch) => isObjectForm(branch))) continue;
+    shapes.set(
+      `${path}/anyOf`,
+      branches.map((branch) => ({ declares: Object.keys(branch.properties), requires: Array.isArray(branch.required) ? branch.required.map(String) : [] })),
+    );
+  }
+  return shapes;
+}
+
+function isObjectForm(branch: unknown): branch is JsonSchema & { properties: Record<string, unknown>; required?: unknown } {
+  return typeof branch === "object" && branch !== null && typeof (branch as JsonSchema).properties === "object" && (branch as JsonSchema).properties !== null;
+}
+
 /**
  * A failed anyOf's errors follow those of all its branches, branch after branch. Ajv's collecting code counts errors
  * as it goes (`errors`) and starts each branch from the count before it (`_errsN`), so the errors each branch made are
  * recorded as it ends and handed over in the anyOf error's `params.branchErrors`: the runtime splits the run by them
- * instead of running every branch again. Each anyOf begins with `let validN = false;`, ends each branch with
+ * instead of running every branch again. An alternative between object forms also hands over its branches' shapes
+ * (`params.branchShapes`, from alternativeShapes), so the runtime can tell which form a value meant. Each anyOf begins with `let validN = false;`, ends each branch with
  * `validN = validN || _validM;` and makes its error under `if(!validN)`; the build fails if Ajv's code changes shape.
  */
 const ANY_OF_START = /let (valid\d+) = false;/g;
 const ANY_OF_BRANCH_END = /var (_valid\d+) = (_errs\d+) === errors;(valid\d+) = \3 \|\| \1;/g;
 const ANY_OF_ERROR = /if\(!(valid\d+)\)\{const (err\d+) = \{(instancePath[^{}]*?,keyword:"anyOf",params:)\{\}\}/g;
+const SCHEMA_PATH_FIELD = /schemaPath:("(?:[^"\\]|\\.)*")/;
 
-export function withBranchErrorCounts(code: string): string {
+export function withBranchErrorCounts(code: string, shapes: ReadonlyMap<string, BranchShape[]> = new Map()): string {
   const count = (pattern: RegExp) => [...code.matchAll(pattern)].length;
   const anyOfs = count(ANY_OF_ERROR);
   if (count(ANY_OF_START) !== anyOfs || count(/keyword:"anyOf"/g) !== anyOfs || count(ANY_OF_BRANCH_END) < 2 * anyOfs) {
@@ -205,7 +235,10 @@ export function withBranchErrorCounts(code: string): string {
   return code
     .replace(ANY_OF_START, "let $1 = false;const $1Branches = [];")
     .replace(ANY_OF_BRANCH_END, "var $1 = $2 === errors;$3Branches.push(errors - $2);$3 = $3 || $1;")
-    .replace(ANY_OF_ERROR, "if(!$1){const $2 = {$3{branchErrors: $1Branches}}");
+    .replace(ANY_OF_ERROR, (_, valid: string, error: string, fields: string) => {
+      const shape = shapes.get(JSON.parse(SCHEMA_PATH_FIELD.exec(fields)![1]!) as string);
+      return `if(!${valid}){const ${error} = {${fields}{branchErrors: ${valid}Branches${shape === undefined ? "" : `, branchShapes: ${JSON.stringify(shape)}`}}}`;
+    });
 }
 
 export function emitModelValidators(schema: JsonSchema): EmittedValidators {
@@ -213,6 +246,6 @@ export function emitModelValidators(schema: JsonSchema): EmittedValidators {
   if (typeof id !== "string") throw new Error("model schema has no $id");
   return {
     fast: withoutErrorDetails(withoutCallContexts(standalone(schema, false, { validate: id }))),
-    collecting: withBranchErrorCounts(appendErrorsInPlace(standalone(schema, true, { collect: id }))),
+    collecting: withBranchErrorCounts(appendErrorsInPlace(standalone(schema, true, { collect: id })), alternativeShapes(schema)),
   };
 }
