@@ -114,7 +114,8 @@ export function readInput(file: string, format: InputFormat, settings: ReadSetti
  */
 function isOscal(descriptor: number, size: number, format: InputFormat, headOnly: boolean): boolean {
   const sniffer = oscalSniffer(format);
-  const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(size, SNIFF_CHUNK_BYTES)));
+  // A file that says it is empty may not be (procfs): it is read in whole chunks too.
+  const chunk = Buffer.allocUnsafe(size > 0 ? Math.min(size, SNIFF_CHUNK_BYTES) : SNIFF_CHUNK_BYTES);
   for (let position = 0; ; ) {
     const count = readSync(descriptor, chunk, 0, chunk.length, position);
     if (count === 0) return sniffer.end() === "oscal";
