@@ -47,7 +47,7 @@ describe("oscal-validate --format github", () => {
     const { status, stdout } = run(["--format", "github", "ok.json", "a,b: 100%.json", "broken & <odd>.json"], { cwd });
     expect(status).toBe(1);
     expect(stdout.split("\n")).toEqual([
-      "::error file=a%2Cb%3A 100%25.json,line=1,col=20,title=nist-schema%3A1.2.2%3Acatalog%3Apattern%3A#/definitions/UUIDDatatype/pattern%3Apattern::Must be a version 4 or 5 UUID. (at /catalog/uuid)",
+      "::error file=a%2Cb%3A 100%25.json,line=1,col=20,title=nist-schema%3A1.2.2%3Acatalog%3Apattern%3A#/definitions/UUIDDatatype/pattern%3Apattern::Not a valid UUID: a UUID has five groups of 8-4-4-4-12 hexadecimal digits separated by hyphens; this one has groups of 4. (at /catalog/uuid)",
       expect.stringMatching(/^::error file=broken & <odd>\.json,line=1,col=13,title=ERR_INVALID_JSON::Not well-formed JSON: .* at line 1, column 13\.$/),
       "",
     ]);
@@ -74,7 +74,7 @@ describe("oscal-validate --format junit", () => {
     expect(cases).toEqual(["ok.json", "a,b: 100%.json", "broken & <odd>.json", "missing.json"]);
     const failures = elements.filter((element) => element.name === "failure");
     expect(failures).toHaveLength(2);
-    expect(unescape(failures[0]!.text)).toBe("error /catalog/uuid: Must be a version 4 or 5 UUID. [nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern]");
+    expect(unescape(failures[0]!.text)).toBe("error /catalog/uuid: Not a valid UUID: a UUID has five groups of 8-4-4-4-12 hexadecimal digits separated by hyphens; this one has groups of 4. [nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern]");
     expect(failures[1]!.attributes.type).toBe("ERR_INVALID_JSON");
     expect(elements.filter((element) => element.name === "error").map((element) => element.attributes.type)).toEqual(["ERR_UNREADABLE_INPUT"]);
   });

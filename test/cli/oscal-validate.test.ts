@@ -24,7 +24,7 @@ describe("oscal-validate", () => {
     const { status, stdout } = run([valid, invalid]);
     expect(status).toBe(1);
     expect(stdout).toContain("INVALID");
-    expect(stdout).toContain("error /catalog/uuid: Must be a version 4 or 5 UUID. [nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern]");
+    expect(stdout).toContain("error /catalog/uuid: Not a valid UUID: a UUID has five groups of 8-4-4-4-12 hexadecimal digits separated by hyphens; this one has groups of 4. [nist-schema:1.2.2:catalog:pattern:#/definitions/UUIDDatatype/pattern:pattern]");
   });
 
   it("exits 2 for an unreadable file and for usage errors", () => {
