@@ -22,6 +22,21 @@ function isInside(dir: string, file: string): boolean {
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A document's value. Resolution needs the value only: the strict pass (duplicate member names, excluded characters)
+ * is validation's business. Text that is not JSON goes through the core's parser for a message with line and column.
+ */
+function parse(file: string, bytes: Uint8Array): { ok: true; document: unknown } | { ok: false; error: { code: string } } {
+  if (/\.ya?ml$/i.test(file)) return parseYamlBytes(bytes);
+  try {
+    return { ok: true, document: JSON.parse(utf8.decode(bytes)) };
+  } catch {
+    return parseBody(bytes);
+  }
+}
+
 /** Reads and parses a document file: JSON, or YAML by its extension. */
 export function readDocumentFile(file: string): LoadedDocument | Unavailable {
   let bytes: Buffer;
@@ -30,7 +45,7 @@ export function readDocumentFile(file: string): LoadedDocument | Unavailable {
   } catch (error) {
     return { unavailable: `the file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "read error"})` };
   }
-  const parsed = /\.ya?ml$/i.test(file) ? parseYamlBytes(bytes) : parseBody(bytes);
+  const parsed = parse(file, bytes);
   return parsed.ok ? { uri: pathToFileURL(file).href, document: parsed.document } : { unavailable: `the file ${file} is not a JSON or YAML document (${parsed.error.code})` };
 }
 

@@ -94,31 +94,47 @@ function addOutside(location: Location, add: Obj, before: boolean): void {
 }
 
 /**
- * Applies one alter to one control. Returns a warning for an add bound to nothing inside the control (inoperative:
- * req-modify-alter-add-explicit-id-ignore, which includes a `by-id` naming the control itself).
+ * Finds objects inside a control by id. The index is built on first use and again only when an id is missing after an
+ * add (which may have brought it): a baseline written for another release of its catalog misses often.
+ */
+function idFinder(control: Obj): { find(id: string): Location | undefined; added(): void } {
+  let index: Map<unknown, Location> | undefined;
+  let stale = true;
+  const build = () => {
+    index = new Map();
+    stale = false;
+    for (const location of contents(control)) if (!index.has(location.object.id)) index.set(location.object.id, location);
+    return index;
+  };
+  return {
+    find: (id) => (index ?? build()).get(id) ?? (stale ? build().get(id) : undefined),
+    added: () => void (stale = true),
+  };
+}
+
+/**
+ * Applies one alter to one control: removes first, then adds in order. An add bound to nothing inside the control is
+ * inoperative and warned about (req-modify-alter-add-explicit-id-ignore; that includes a `by-id` naming the control).
  */
 export function alterControl(control: Obj, alter: Obj, warn: (message: string) => void): void {
   for (const directive of objects(alter.removes)) remove(control, directive);
+  const finder = idFinder(control);
   for (const add of objects(alter.adds)) {
     const position = text(add.position) ?? "ending";
     const byId = text(add["by-id"]);
     if (byId === undefined) {
       addInside(control, add, position === "starting" || position === "before");
+      finder.added();
       continue;
     }
-    let target: Location | undefined;
-    for (const location of contents(control)) {
-      if (location.object.id === byId) {
-        target = location;
-        break;
-      }
-    }
+    const target = finder.find(byId);
     if (target === undefined) {
       warn(`an add in the alter of control "${text(control.id)}" is ignored: by-id "${byId}" names nothing inside the control`);
       continue;
     }
     if (position === "before" || position === "after") addOutside(target, add, position === "before");
     else addInside(target.object, add, position === "starting");
+    finder.added();
   }
   const reordered = ordered(control, CONTROL_ORDER);
   for (const key of Object.keys(control)) delete control[key];

@@ -96,10 +96,7 @@ function importedCatalog(importDirective: Obj, profile: Obj, context: Context): 
 function select(importDirective: Obj, catalog: Obj, context: Context): Selection {
   const entries = controlEntries(catalog);
   const missing = markIncluded(importDirective, entries);
-  if (missing.length > 0) {
-    const inner = [...context.chain, text(importDirective.href) ?? ""];
-    throw new ResolutionError(`${inner.join(" -> ")}: the import selects controls the imported catalog does not have: ${missing.join(", ")}`, inner);
-  }
+  if (missing.length > 0) fail({ ...context, chain: [...context.chain, text(importDirective.href) ?? ""] }, `the import selects controls the imported catalog does not have: ${missing.join(", ")}`);
   return { catalog, entries, byControl: new Map(entries.map((entry) => [entry.control, entry])) };
 }
 
