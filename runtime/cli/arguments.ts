@@ -39,21 +39,35 @@ export interface ValidateCommand {
   documents: DocumentSettings | undefined;
 }
 
+/** `resolve PROFILE`: the profile resolved into a catalog, from local files only. */
+export interface ResolveCommand {
+  command: "resolve";
+  profile: string;
+  output: string | undefined;
+  /** --documents: the directory relative hrefs may read (default: the profile's); --document: hrefs mapped to files. */
+  documents: DocumentSettings | undefined;
+}
+
 export type Command =
   | ValidateCommand
+  | ResolveCommand
   | { command: "rules"; format: RulesFormat; output: string | undefined; sets: string[] }
   | { command: "help" }
   | { command: "version" };
 
 export const USAGE = `Usage: oscal-validate [OPTION]... PATH...
        oscal-validate rules [--format text|json] [--set nist|ours|PACK]...
+       oscal-validate resolve PROFILE [-o OUT] [--documents DIR] [--document HREF=FILE]...
 
 Validates OSCAL ${OSCAL_RELEASE} JSON documents. PATH is a file, a directory (searched for .json, .yaml and .yml
 files; hidden directories and node_modules are skipped), a glob such as 'ssp/**/*.json' (quoted or not), or - for
 standard input. A file a directory or glob finds is validated only when it is an OSCAL document (its root has a
 catalog, profile, ... member); others (package.json, workflows) are skipped and counted. A file named is always
 validated. "rules" lists the semantic rules that --level full runs and --rules or --constraints enables
-(--set keeps one set: NIST's constraints, our own checks, or a rule pack's).
+(--set keeps one set: NIST's constraints, our own checks, or a rule pack's). "resolve" writes the catalog a
+profile resolves to (NIST's profile resolution; JSON, or YAML when OUT ends in .yaml or .yml): its relative hrefs
+are read inside DIR (default: the profile's directory), any other href only as --document maps it; exit 2 when it
+cannot be resolved (a missing or circular import, a control the catalog lacks).
 
 Validation:
   --level schema|full      schema: the OSCAL JSON schemas (default); full: also the OSCAL constraint checks
@@ -219,6 +233,10 @@ export function parseCommandLine(args: readonly string[]): Command {
     if (positionals.length > 1) throw new UsageError(`"rules" takes no arguments; got "${positionals[1]}"`);
     const sets = values.set.map((set) => oneOf("set", set, ["nist", "ours", ...RULE_PACKS]));
     return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output, sets };
+  }
+  if (positionals[0] === "resolve") {
+    if (positionals.length !== 2) throw new UsageError('"resolve" takes one profile file');
+    return { command: "resolve", profile: positionals[1]!, output: values.output, documents: documentSettings(values.documents, values.document) };
   }
   if (values.set.length > 0) throw new UsageError('--set filters "oscal-validate rules" and does not apply to validation');
   if (positionals.length === 0) throw new UsageError("no input files (give a file, directory or glob, or - for standard input)");

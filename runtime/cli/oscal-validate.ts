@@ -122,6 +122,11 @@ async function main(): Promise<void> {
       if (writeError !== undefined) usageError(writeError);
       break;
     }
+    case "resolve": {
+      const { runResolve } = await import("./resolve-command.js");
+      process.exitCode = runResolve(command);
+      break;
+    }
     case "validate":
       await runValidate(command);
   }
