@@ -3,6 +3,7 @@
 // of the document the code is positioned on.
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../../metaschema/metaschema.js";
 import type { Expr } from "../../metaschema/metapath-ast.js";
+import { jsonLiteral, name, regexLiteral, type Name } from "../../codegen/code.js";
 
 /** A constraint that cannot be decided from one document (or never selects anything); carries the reason. */
 export class NotApplicable extends Error {}
@@ -52,8 +53,9 @@ export interface LoopNames {
   y: string;
 }
 
+/** A literal of a string or of JSON data, for code still built as strings. */
 export function js(value: unknown): string {
-  return JSON.stringify(value);
+  return jsonLiteral(value).toString();
 }
 
 /** Pushes a segment on the generated walk's path stack; the cached path nodes from that depth on are no longer current. */
@@ -143,14 +145,9 @@ export class EmitContext {
     return this.constant(`new Set(${js([...values])})`, "S");
   }
 
-  regex(pattern: string, what: string): string {
-    const source = `^(?:${pattern})$`;
-    try {
-      new RegExp(source);
-    } catch (error) {
-      throw new Error(`${what}: regular expression not valid in JavaScript: ${String(error)}`);
-    }
-    return this.constant(`new RegExp(${js(source)})`, "R");
+  /** The constant holding the full-match expression of a pattern; throws, naming `what`, when it is not valid. */
+  regex(pattern: string, what: string): Name {
+    return name(this.constant(regexLiteral(`^(?:${pattern})$`, "", what).toString(), "R"));
   }
 
   /** Property access `[name]` on a node of `owner`, recorded for the JSON-schema cross-check. */

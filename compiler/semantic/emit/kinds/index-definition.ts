@@ -1,4 +1,5 @@
 // index: the target nodes are entered in a document-wide index under distinct keys, for index-has-key to look up.
+import { code, Code } from "../../../codegen/code.js";
 import { duplicateKeyCheck, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
 
@@ -12,7 +13,7 @@ export const indexDefinition: ConstraintEmitter = {
       ctx,
       unit,
       ref,
-      (node) => duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (key) => `"Duplicate key (${fields}) " + ${key} + " in index ${c.indexName} [${sourceId(unit)}]"`),
+      (node) => duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (key) => code`${`Duplicate key (${fields}) `} + ${Code.verbatim(key)} + ${` in index ${c.indexName} [${sourceId(unit)}]`}`.toString()),
       "",
       index,
     );

@@ -1,4 +1,5 @@
 // is-unique: the target nodes below one context node have distinct keys.
+import { code } from "../../../codegen/code.js";
 import { addingOnce, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
 
@@ -15,7 +16,7 @@ export const isUnique: ConstraintEmitter = {
       unit,
       ref,
       (node) => {
-        const report = `R.report(${rule}, PL, "Duplicate ${node.label} (${fields}) " + EX(k) + " within ${ref.label} [${sourceId(unit)}]");`;
+        const report = code`R.report(${rule}, PL, ${`Duplicate ${node.label} (${fields}) `} + EX(k) + ${` within ${ref.label} [${sourceId(unit)}]`});`.toString();
         return `{ const k = ${keyExpression(ctx, c, node)}; if (k !== null) { if (${seen} === null) ${seen} = k; else if (typeof ${seen} === "string") { if (${seen} === k) ${report} else ${seen} = new Set([${seen}, k]); } else { ${addingOnce(seen, "k", report)} } } }`;
       },
       `${seen} = null;`,
