@@ -39,6 +39,7 @@ export function formatText(outcomes: readonly FileOutcome[], color: boolean): st
     const omitted = omittedCount(outcome);
     const counts = r.issueCount === 0 ? "" : ` — ${r.issueCount} finding${r.issueCount === 1 ? "" : "s"}${omitted > 0 ? ` (first ${r.issues.length} shown: --max-issues)` : ""}`;
     lines.push(`${status}${r.valid ? "  " : ""} ${file} (${what})${counts}${r.complete ? "" : ` [incomplete: ${printable(incompleteCause(r))}]`}`);
+    if (r.meta.release.note !== undefined) lines.push(`  note: ${printable(r.meta.release.note)}`);
     for (const issue of r.issues) {
       const severity = issue.severity === "error" ? paint(RED, "error") : paint(YELLOW, "warning");
       lines.push(`  ${severity} ${printable(issue.path || "/")}: ${printable(issue.message)} [${printable(issue.ruleId)}]${at(issue.line, issue.column)}`);

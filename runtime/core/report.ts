@@ -35,6 +35,16 @@ export interface SemanticRulesMeta {
   sha256: string;
 }
 
+/** The OSCAL release a document declares and the one it was checked against (an addition to the contract's meta). */
+export interface ReleaseMeta {
+  /** The document's oscal-version, as `oscalVersion` (`unknown` when it declares none). */
+  declared: string;
+  /** The OSCAL release the validators implement, which the document was checked against (as `validator`). */
+  checkedAgainst: string;
+  /** Present when the two differ: what that means for the report. Never a finding: it is no fault of the document. */
+  note?: string;
+}
+
 export interface ReportMeta {
   engine: string;
   validator: string;
@@ -42,6 +52,7 @@ export interface ReportMeta {
   patches: string[];
   durationMs: number;
   semanticRules?: SemanticRulesMeta;
+  release: ReleaseMeta;
 }
 
 export interface ValidationReport {

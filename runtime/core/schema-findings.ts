@@ -3,6 +3,7 @@
 import type { CollectingValidators, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
+import { releaseChangeBehind } from "./release-notes.js";
 import { escapeToken, unescapeToken } from "./json-pointer.js";
 
 const VALUE_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "format"]);
@@ -10,7 +11,7 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set(["pattern", "format"]);
 /** The findings, of which only the first `limit` become issues (a report lists no more), and how many there are. */
 export function collectSchemaFindings(
   model: Model,
-  release: string,
+  release: { checkedAgainst: string; declared: string },
   validators: CollectingValidators,
   document: unknown,
   limit: number,
@@ -40,12 +41,14 @@ function withoutRepeatedDatatypeFaults(errors: SchemaError[]): SchemaError[] {
   return errors.some((error, index) => repeats(error, errors[index - 1])) ? errors.filter((error, index) => !repeats(error, errors[index - 1])) : errors;
 }
 
-function toIssue(model: Model, release: string, error: SchemaError, value: unknown): ValidationIssue {
+/** The issue of a schema error; its message says so when a known change between the releases explains it. */
+function toIssue(model: Model, release: { checkedAgainst: string; declared: string }, error: SchemaError, value: unknown): ValidationIssue {
   const { path, message } = describeSchemaError(error, value);
+  const change = release.declared === release.checkedAgainst ? undefined : releaseChangeBehind(model, release.declared, error.schemaPath);
   return {
-    ruleId: `nist-schema:${release}:${model}:${error.keyword}:${error.schemaPath}:${error.keyword}`,
+    ruleId: `nist-schema:${release.checkedAgainst}:${model}:${error.keyword}:${error.schemaPath}:${error.keyword}`,
     path,
-    message,
+    message: change === undefined ? message : `${message} ${change}`,
     keyword: error.keyword,
     severity: "error",
   };

@@ -11,6 +11,7 @@ import { checkParsedDocument, JSON_RULES, NESTING_TOO_DEEP } from "./json-struct
 import { boundedIssue } from "./issue-bounds.js";
 import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./model.js";
 import { collectSchemaFindings } from "./schema-findings.js";
+import { releaseMeta } from "./release-notes.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
 import { hasActivePacks, resolveSemanticRules, runRulePacks, runSemanticLayer, type ActiveRules, type PackInputs } from "./semantic.js";
 import type { DocumentSource } from "../packs/engine.js";
@@ -176,7 +177,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   const maxIssues = options.maxIssues ?? MAX_REPORTED_ISSUES;
   // The text's findings come first in the report: of the others, only those it lists are made into issues.
   const limit = Math.max(0, maxIssues - textFindings.length);
-  const schema = validators.validate(document) ? NO_FINDINGS : collectSchemaFindings(model, VALIDATOR_RELEASE, validators.collecting(), document, limit);
+  const schema = validators.validate(document) ? NO_FINDINGS : collectSchemaFindings(model, { checkedAgainst: VALIDATOR_RELEASE, declared: oscalVersion }, validators.collecting(), document, limit);
 
   // Every schema finding is an error.
   let found = { issues: schema.issues, count: schema.count, errors: schema.count };
@@ -213,6 +214,7 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
       patches: [...PATCH_IDS],
       durationMs: Math.round(now() - started),
       ...(semanticRules ? { semanticRules } : {}),
+      release: releaseMeta(oscalVersion, VALIDATOR_RELEASE),
     },
   };
   return { kind: "report", report };
