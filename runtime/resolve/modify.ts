@@ -20,13 +20,18 @@ interface Location {
   key: string;
 }
 
-function* contents(container: Obj): Generator<Location> {
+/** Every object inside `container` at any depth, each after its container. */
+function contents(container: Obj, found: Location[] = []): Location[] {
   for (const key in ITEM_NAMES) {
-    for (const object of objects(container[key])) {
-      yield { object, container, key };
-      yield* contents(object);
+    const items = container[key];
+    if (!Array.isArray(items)) continue;
+    for (const object of items) {
+      if (!isObject(object)) continue;
+      found.push({ object, container, key });
+      contents(object, found);
     }
   }
+  return found;
 }
 
 export function setParameter(param: Obj, directive: Obj): void {
@@ -70,18 +75,26 @@ function remove(control: Obj, directive: Obj): void {
   prune(control);
 }
 
-/** Adds an add's contents inside `target`, before (`starting`) or after (`ending`) what it holds. */
-function addInside(target: Obj, add: Obj, starting: boolean): void {
+/** Adds an add's contents inside `target`, before (`starting`) or after (`ending`) what it holds; returns where they went. */
+function addInside(target: Obj, add: Obj, starting: boolean): Location[] {
   if (typeof add.title === "string" || isObject(add.title)) target.title = add.title;
+  const placed: Location[] = [];
   for (const key of ADDED) {
     const added = deepCopy(objects(add[key]));
-    if (added.length > 0) target[key] = starting ? [...added, ...objects(target[key])] : [...objects(target[key]), ...added];
+    if (added.length === 0) continue;
+    target[key] = starting ? [...added, ...objects(target[key])] : [...objects(target[key]), ...added];
+    placed.push(...added.map((object) => ({ object, container: target, key })));
   }
+  return placed;
 }
 
-/** Adds an add's contents next to `location.object`: members of its own kind beside it, others at the start or end of the container's. */
-function addOutside(location: Location, add: Obj, before: boolean): void {
+/**
+ * Adds an add's contents next to `location.object`: members of its own kind beside it, others at the start or end of
+ * the container's; returns where they went.
+ */
+function addOutside(location: Location, add: Obj, before: boolean): Location[] {
   const { container, key, object } = location;
+  const placed: Location[] = [];
   for (const addedKey of ADDED) {
     const added = deepCopy(objects(add[addedKey]));
     if (added.length === 0) continue;
@@ -90,26 +103,31 @@ function addOutside(location: Location, add: Obj, before: boolean): void {
       const index = siblings.indexOf(object) + (before ? 0 : 1);
       container[addedKey] = [...siblings.slice(0, index), ...added, ...siblings.slice(index)];
     } else container[addedKey] = before ? [...added, ...siblings] : [...siblings, ...added];
+    placed.push(...added.map((added) => ({ object: added, container, key: addedKey })));
   }
+  return placed;
 }
 
-/**
- * Finds objects inside a control by id. The index is built on first use and again only when an id is missing after an
- * add (which may have brought it): a baseline written for another release of its catalog misses often.
- */
-function idFinder(control: Obj): { find(id: string): Location | undefined; added(): void } {
-  let index: Map<unknown, Location> | undefined;
-  let stale = true;
-  const build = () => {
-    index = new Map();
-    stale = false;
-    for (const location of contents(control)) if (!index.has(location.object.id)) index.set(location.object.id, location);
-    return index;
-  };
-  return {
-    find: (id) => (index ?? build()).get(id) ?? (stale ? build().get(id) : undefined),
-    added: () => void (stale = true),
-  };
+/** Objects inside a control by id (the first of an id wins), kept up to date with what adds bring. */
+class IdIndex {
+  private readonly byId = new Map<unknown, Location>();
+
+  constructor(control: Obj) {
+    this.register(contents(control));
+  }
+
+  find(id: string): Location | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Indexes objects an add placed, and what they hold. */
+  added(placed: readonly Location[]): void {
+    for (const location of placed) this.register([location, ...contents(location.object)]);
+  }
+
+  private register(locations: readonly Location[]): void {
+    for (const location of locations) if (location.object.id !== undefined && !this.byId.has(location.object.id)) this.byId.set(location.object.id, location);
+  }
 }
 
 /**
@@ -118,23 +136,20 @@ function idFinder(control: Obj): { find(id: string): Location | undefined; added
  */
 export function alterControl(control: Obj, alter: Obj, warn: (message: string) => void): void {
   for (const directive of objects(alter.removes)) remove(control, directive);
-  const finder = idFinder(control);
+  const index = new IdIndex(control);
   for (const add of objects(alter.adds)) {
     const position = text(add.position) ?? "ending";
     const byId = text(add["by-id"]);
     if (byId === undefined) {
-      addInside(control, add, position === "starting" || position === "before");
-      finder.added();
+      index.added(addInside(control, add, position === "starting" || position === "before"));
       continue;
     }
-    const target = finder.find(byId);
+    const target = index.find(byId);
     if (target === undefined) {
       warn(`an add in the alter of control "${text(control.id)}" is ignored: by-id "${byId}" names nothing inside the control`);
       continue;
     }
-    if (position === "before" || position === "after") addOutside(target, add, position === "before");
-    else addInside(target.object, add, position === "starting");
-    finder.added();
+    index.added(position === "before" || position === "after" ? addOutside(target, add, position === "before") : addInside(target.object, add, position === "starting"));
   }
   const reordered = ordered(control, CONTROL_ORDER);
   for (const key of Object.keys(control)) delete control[key];

@@ -27,6 +27,16 @@ function resolveFile(file: string, files?: Record<string, string>): ResolveResul
   return resolveProfile(readJson(file), { loader: fileLoader({ allowedDir: allowed, files }), uri: pathToFileURL(file).href, sourceProfile: path.basename(file) });
 }
 
+describe("documents from files", () => {
+  it("a YAML document is read by its extension, a relative href against the importing document's own directory", () => {
+    put(allowed, "yaml/catalog.yaml", `catalog:\n  uuid: ${catalog.catalog.uuid}\n  metadata:\n    title: YAML catalog\n    last-modified: 2024-05-01T12:00:00Z\n    version: "1"\n    oscal-version: 1.2.2\n  controls:\n    - id: y-1\n      title: Y 1\n`);
+    put(allowed, "yaml/inner.json", profileImporting("catalog.yaml", ["y-1"]));
+    const outer = put(allowed, "outer-of-yaml.json", profileImporting("yaml/inner.json", ["y-1"]));
+    const result = resolveFile(outer);
+    expect(result.kind === "catalog" && result.document.catalog.controls?.map((control) => control.id)).toEqual(["y-1"]);
+  });
+});
+
 describe("resolution errors", () => {
   it("a circular import through two profiles names the cycle", () => {
     const a = put(allowed, "cycle/a.json", profileImporting("b.json"));
