@@ -6,7 +6,7 @@ import type { OwnRuleIndices } from "./emit/context.js";
 
 /** The module the generated code requires, and the helpers it takes from it. */
 const HELPERS_MODULE = "#runtime/semantic/helpers.cjs";
-const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "KEYN", "KEYPAT", "KEYREST", "EX", "PathNode", "SemanticRun"];
+const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "KEYN", "KEYPAT", "KEYREST", "EX", "allowedList", "notAllowed", "PathNode", "SemanticRun"];
 const NEWLINE = Code.verbatim("\n");
 
 export interface SemanticModuleRule {

@@ -4,6 +4,7 @@
 // from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule, PrimitiveName } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
+import { allowedList, notAllowed } from "../semantic/helpers.cjs";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import * as primitives from "./primitives.js";
 import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, type Evaluator } from "./primitives.js";
@@ -284,14 +285,7 @@ function renderMessage(template: PackConstraint["message"], node: Item, scope: S
  */
 function defaultMessage(c: PackConstraint, target: Item, rule: PackRule): string {
   if (c.kind !== "allowed-values") return rule.description;
-  const value = atomOf(target);
-  const allowed = [...new Set(c.values)].sort();
-  const shown = allowed
-    .slice(0, 12)
-    .map((v) => JSON.stringify(v))
-    .join(", ");
-  const list = allowed.length > 12 ? `${shown}, ... (${allowed.length - 12} more)` : shown;
-  return `Value ${JSON.stringify(excerpt(String(value)))} is not allowed; allowed: ${list}. ${rule.description}`;
+  return notAllowed(JSON.stringify(excerpt(String(atomOf(target)))), undefined, allowedList(c.values!), `. ${rule.description}`);
 }
 
 const regexCache = new Map<string, RegExp>();

@@ -111,9 +111,28 @@ export function EX(v: unknown): string {
   if (s.length > 80) s = s.slice(0, 77) + "...";
   return JSON.stringify(s);
 }
-function listText(values: readonly string[]): string {
-  const shown = values.slice(0, 12).map((v) => JSON.stringify(v)).join(", ");
-  return values.length > 12 ? `${shown}, ... (${values.length - 12} more)` : shown;
+
+const ALLOWED_LISTS = new WeakMap<Iterable<string>, string>();
+/**
+ * The values allowed-values constraints allow, as their messages list them: distinct, sorted, the first 12 and how many
+ * more. Worked out once per set or array of values.
+ */
+export function allowedList(values: Iterable<string>): string {
+  let text = ALLOWED_LISTS.get(values);
+  if (text === undefined) {
+    const sorted = [...new Set(values)].sort();
+    const shown = sorted.slice(0, 12).map((v) => JSON.stringify(v)).join(", ");
+    ALLOWED_LISTS.set(values, (text = sorted.length > 12 ? `${shown}, ... (${sorted.length - 12} more)` : shown));
+  }
+  return text;
+}
+
+/**
+ * The message of a value that allowed-values constraints do not allow, NIST's and the packs' alike: the value (a quoted
+ * excerpt), where it was found when that is known, the values allowed (`allowedList`), and what ends it (the source).
+ */
+export function notAllowed(value: string, where: string | undefined, allowed: string, ending: string): string {
+  return `Value ${value} is not allowed${where === undefined ? "" : ` for ${where}`}; allowed: ${allowed}${ending}`;
 }
 
 /**
@@ -227,7 +246,10 @@ class DeferredFinding implements Finding {
   }
 }
 
-const allowedValuesMessage: Describe = (value, verdictText) => `Value ${EX(value)} ${verdictText as string}`;
+const allowedValuesMessage: Describe = (value, verdict) => {
+  const { where, allowed, ending } = verdict as AllowedVerdict;
+  return notAllowed(EX(value), where, allowed, ending);
+};
 const referenceMessage: Describe = (key, label, source) => `${label as string}${key === null ? " (empty key)" : ` ${EX(key)}`} [${source}]`;
 const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as string}`)} does not match any id or uuid in this document`;
 
@@ -297,7 +319,9 @@ const RULE_KEY_BASE = 65_536;
 /** The rule reporting a miss by a combination of allowed-values constraints, and the rest of its message. */
 interface AllowedVerdict {
   strict: number;
-  text: string;
+  where: string;
+  allowed: string;
+  ending: string;
 }
 
 /** Verdicts by combination (see finishAllowedValues), per generated module: the same for every check it makes. */
@@ -640,7 +664,7 @@ export class SemanticRun {
         const combination = reordered ? combinationInOrder(node.rules) : combinationKey(node.rules);
         let verdict = verdicts.get(combination);
         if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(reordered ? rulesInOrder(node.rules) : node.rules)));
-        this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict.text);
+        this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict);
       }
     }
   }
@@ -655,7 +679,7 @@ export class SemanticRun {
       for (const value of allowedValues[r]!) allowed.add(value);
     }
     const ids = rules.map((r) => source[r]);
-    return { strict, text: `is not allowed for ${allowedTarget[strict]}; allowed: ${listText([...allowed].sort())} [${ids.join(", ")}]` };
+    return { strict, where: allowedTarget[strict]!, allowed: allowedList(allowed), ending: ` [${ids.join(", ")}]` };
   }
 
   private finishReferences(): void {

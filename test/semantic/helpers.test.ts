@@ -1,7 +1,7 @@
 // The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { KEYN, KEYPAT, KEYREST, PathNode, SemanticRun, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+import { allowedList, KEYN, KEYPAT, KEYREST, notAllowed, PathNode, SemanticRun, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
 
 const tables: RuleTables = {
   source: ["strict-a", "strict-b", "other-c"],
@@ -223,5 +223,17 @@ describe("index keys", () => {
     for (const value of [undefined, "", "#", "#a", "a#b", "##", "#a\nb", "#\r", "#a\u2028", "#\u2029b", "# x", "#\ud800", "#é"]) {
       expect(KEYREST("#", value)).toBe(KEYPAT(re, value));
     }
+  });
+});
+
+describe("the allowed-values message NIST's rules and the packs share", () => {
+  it("lists the allowed values distinct and sorted, the first 12 and how many more", () => {
+    const values = ["m", "b", "a", "b", ...Array.from({ length: 12 }, (_, i) => `v${String(i).padStart(2, "0")}`)];
+    expect(allowedList(values)).toBe('"a", "b", "m", "v00", "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", ... (3 more)');
+    expect(allowedList(new Set(["y", "x"]))).toBe('"x", "y"');
+  });
+  it("names where the value was found when that is known, and ends with its source", () => {
+    expect(notAllowed('"q"', "party/@type", '"x", "y"', " [oscal-party-type]")).toBe('Value "q" is not allowed for party/@type; allowed: "x", "y" [oscal-party-type]');
+    expect(notAllowed('"q"', undefined, '"x"', ". A FedRAMP rule (fedramp x)")).toBe('Value "q" is not allowed; allowed: "x". A FedRAMP rule (fedramp x)');
   });
 });

@@ -1,7 +1,8 @@
 // allowed-values: the target's value is one of the enumerated values. Where several constraints reach the same node
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
 import { sourceId, type ConstraintEmitter } from "../constraint.js";
-import { js, type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
+import { code, name } from "../../../codegen/code.js";
+import { type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
 import { parseMetapath } from "../../../metaschema/metapath.js";
 import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
 import { withAtom } from "../expressions.js";
@@ -34,7 +35,10 @@ export const allowedValues: ConstraintEmitter = {
         return withAtom(ctx, node, v, `{ const s = String(${v}); R.allowed(${rule}, ${enumerated.join(" || ")}, ${node.container}, ${node.key}, ${v}, PL); }`);
       }
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
-      return withAtom(ctx, node, v, `if (!${set}.has(String(${v}))) R.report(${rule}, PL, "Value " + EX(${v}) + " is not allowed for ${node.label}; allowed: " + ${js(listText(values))} + " [${sourceId(unit)}]");`);
+      const value = name(v);
+      const allowed = name(set);
+      // The message is the run time's (notAllowed), which the packs' allowed-values misses share.
+      return withAtom(ctx, node, v, code`if (!${allowed}.has(String(${value}))) R.report(${rule}, PL, notAllowed(EX(${value}), ${node.label}, allowedList(${allowed}), ${` [${sourceId(unit)}]`}));`.toString());
     }, true);
     if (fires) return { reset: "", segments, writes: undefined };
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.
@@ -74,10 +78,4 @@ function coveringConstraints(ctx: EmitContext, unit: CompileUnit, node: NodeRef)
 function nodeLocal(predicates: readonly Expr[]): boolean {
   const text = JSON.stringify(predicates);
   return !text.includes('"type":"var"') && !/"name":"(?:position|last)"/.test(text) && predicates.every((p) => p.type !== "literal");
-}
-
-function listText(values: readonly string[]): string {
-  const sorted = [...new Set(values)].sort();
-  const shown = sorted.slice(0, 12).map((v) => JSON.stringify(v)).join(", ");
-  return sorted.length > 12 ? `${shown}, ... (${sorted.length - 12} more)` : shown;
 }
