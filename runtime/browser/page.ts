@@ -5,6 +5,11 @@ import { ruleIdList, type ValidationIssue, type ValidationReport } from "../core
 import type { InputError, ValidationRequest, WorkerMessage } from "./worker-protocol.js";
 
 const SEMANTIC_RULE_ID = /^[A-Z]+-\d{3}\.[a-z]+$/;
+/**
+ * The rules page's section on schema rule ids (rule-catalog.ts's SCHEMA_RULE_IDS_ANCHOR, which the page does not import:
+ * that module would bring the rule manifest into the page's bundle).
+ */
+const SCHEMA_RULES_ANCHOR = "schema-rule-ids";
 /** Larger opened files are validated as opened but not put in the text box, which would make the page sluggish. */
 const EDITABLE_BYTES = 1024 * 1024;
 const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After"];
@@ -187,6 +192,7 @@ function renderReport(report: ValidationReport, text: string, verdict: HTMLEleme
   const summary = add(results, "p");
   summary.id = "summary";
   summary.textContent = `${report.model}, OSCAL ${report.oscalVersion}, level ${report.level}${report.complete ? "" : " (incomplete)"}, ${report.meta.durationMs} ms.`;
+  if (report.meta.release.note !== undefined) add(results, "p", report.meta.release.note).id = "release-note";
   const counts = add(results, "p");
   counts.id = "counts";
   const errors = report.issues.filter((issue) => issue.severity === "error").length;
@@ -200,12 +206,22 @@ function renderReport(report: ValidationReport, text: string, verdict: HTMLEleme
     report.issues.forEach((issue) => list.append(findingItem(issue)));
   }
   const byLine = new Map<number, string[]>();
-  for (const issue of report.issues) if (issue.line !== undefined) byLine.set(issue.line, [...(byLine.get(issue.line) ?? []), `${issue.ruleId}: ${issue.message}`]);
+  for (const issue of report.issues) if (issue.line !== undefined) byLine.set(issue.line, [...(byLine.get(issue.line) ?? []), `${shortRule(issue).text}: ${issue.message}`]);
   renderSource(text, byLine);
 
   const raw = add(results, "details");
   add(raw, "summary", "Report as JSON");
   add(raw, "pre", JSON.stringify(report, null, 2)).id = "report-json";
+}
+
+/**
+ * What a finding's rule is shown as, and where on the rules page it is documented: a semantic rule by its id and its
+ * own entry; a schema rule, whose id runs to 150 characters, by its keyword and the section on schema rule ids (the
+ * link's title carries the full id, and the report's JSON holds it).
+ */
+function shortRule(issue: ValidationIssue): { text: string; anchor: string } {
+  if (SEMANTIC_RULE_ID.test(issue.ruleId)) return { text: issue.ruleId, anchor: encodeURIComponent(issue.ruleId) };
+  return { text: `schema ${issue.keyword}`, anchor: SCHEMA_RULES_ANCHOR };
 }
 
 function findingItem(issue: ValidationIssue): HTMLLIElement {
@@ -214,10 +230,10 @@ function findingItem(issue: ValidationIssue): HTMLLIElement {
   const head = add(item, "p");
   add(head, "span", issue.severity, "severity");
   head.append(" ");
-  if (SEMANTIC_RULE_ID.test(issue.ruleId)) {
-    const link = add(head, "a", issue.ruleId, "rule");
-    link.href = `${rulesUrl}#${encodeURIComponent(issue.ruleId)}`;
-  } else add(head, "code", issue.ruleId, "rule");
+  const rule = shortRule(issue);
+  const link = add(head, "a", rule.text, "rule");
+  link.href = `${rulesUrl}#${rule.anchor}`;
+  link.title = issue.ruleId;
   add(item, "p", issue.message, "message");
   const where = add(item, "p", undefined, "where");
   add(where, "code", issue.path === "" ? "/" : issue.path, "path");

@@ -44,6 +44,8 @@ const withoutDuration = (report: ValidationReport) => ({ ...report, meta: { ...r
 interface ShownFinding {
   rule: string;
   ruleLink: string | null;
+  /** The full rule id, in the short id's title. */
+  ruleTitle: string | null;
   path: string;
   position: string | null;
 }
@@ -72,6 +74,7 @@ async function shownFindings(page: Page): Promise<ShownFinding[]> {
     items.map((item) => ({
       rule: item.querySelector(".rule")!.textContent!,
       ruleLink: item.querySelector("a.rule")?.getAttribute("href") ?? null,
+      ruleTitle: item.querySelector(".rule")!.getAttribute("title"),
       path: item.querySelector(".path")!.textContent!,
       position: item.querySelector(".position")?.textContent ?? null,
     })),
@@ -113,9 +116,15 @@ describe("the validation page", () => {
     const expected = libraryReport(INVALID_DOCUMENT, "full");
     expect(expected.issues.length).toBeGreaterThan(0);
     expect(await page.textContent("#verdict")).toBe("Not valid");
+    // The document declares OSCAL 1.2.0: the page says what it was checked against.
+    expect(expected.meta.release.note).toMatch(/^The document declares OSCAL 1\.2\.0 and was checked against OSCAL 1\.2\.2/);
+    expect(await page.textContent("#release-note")).toBe(expected.meta.release.note);
     expect(await shownFindings(page)).toEqual(
-      expected.issues.map((issue) => ({ rule: issue.ruleId, ruleLink: null, path: issue.path, position: `${issue.line}:${issue.column}` })),
+      expected.issues.map((issue) => ({ rule: `schema ${issue.keyword}`, ruleLink: "/docs/rules#schema-rule-ids", ruleTitle: issue.ruleId, path: issue.path, position: `${issue.line}:${issue.column}` })),
     );
+    // The short id's link leads to the rules page's section on schema rule ids.
+    const rulesPage = await (await fetch(service.url("/docs/rules"))).text();
+    expect(rulesPage).toContain('id="schema-rule-ids"');
     expect(withoutDuration(await shownReport(page))).toEqual(withoutDuration(expected));
     // Every finding's line is marked in the source, and its position button brings that line into view.
     for (const issue of expected.issues) expect(await page.getAttribute(`#line-${issue.line}`, "data-line")).toBe(String(issue.line));
@@ -161,7 +170,7 @@ describe("the validation page", () => {
     await page.waitForSelector("#verdict");
     const findings = await shownFindings(page);
     expect(findings.map((finding) => finding.rule)).toEqual(expected.report.issues.map((issue) => issue.ruleId));
-    for (const finding of findings) expect(finding.ruleLink).toBe(`/docs/rules#${encodeURIComponent(finding.rule)}`);
+    for (const finding of findings) expect([finding.ruleLink, finding.ruleTitle]).toEqual([`/docs/rules#${encodeURIComponent(finding.rule)}`, finding.rule]);
   });
 
   it("runs FedRAMP's rule pack in the browser when its box is checked, fetching the pack only then", async () => {
