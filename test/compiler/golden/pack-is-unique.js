@@ -1,0 +1,38 @@
+// golden: is-unique
+"use strict";
+module.exports = function program(primitives) {
+var { ChildNames, FALSE, NotEvaluated, TRUE, XNode, atomOf, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, comparisonsMade, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
+var k1 = new ChildNames(["component"]);
+var k2 = childStep(k1);
+var e0 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
+var k3 = { flag: "uuid" };
+function w4(node, sites, wanted, live) {
+if (wanted[0]) sites[0].push(node);
+}
+function walk5(document, sites, wanted, live) {
+let nodes;
+switch (document.view.model) {
+case "system-security-plan":
+if (live[0]) {
+nodes = document.instanceAt(0);
+for (let j = 0; j < nodes.length; j++) w4(nodes[j], sites, wanted, live);
+}
+break;
+}
+}
+return {
+name: "golden",
+definitions: [["a",[["uuid","uuid"]],[["metadata","metadata",1],["component","components",2]]],["a",[],[["party","parties",3]]],["a",[["uuid","uuid"],["type","type"]],[["prop","props",4]]],["a",[["uuid","uuid"]],[]],["a",[["name","name"],["value","value"]],[]]],
+roots: {"system-security-plan":0},
+namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
+rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"is-unique","description":"rule 0","models":["system-security-plan"]}],
+contexts: [
+{ targets: undefined, lets: [], constraints: [
+{ rule: 0, kind: "is-unique", targets: e0, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: undefined, index: undefined, keys: [{ key: k3, pattern: undefined }], message: undefined, searches: undefined }
+] }
+],
+searches: [],
+walk: walk5,
+walkSlots: [[0]],
+};
+};
