@@ -9,6 +9,7 @@ import path from "node:path";
 import { repoRoot } from "../paths.js";
 import { verifyListedFiles, parseSums } from "../schema-source.js";
 import { parseMetapath, type Expr } from "../metaschema/metapath.js";
+import { syntaxNodes } from "../metaschema/syntax-tree.js";
 import { datatypePattern } from "../metaschema/datatypes.js";
 import { proposeRuleIds, readRuleIdTable } from "../metaschema/rule-ids.js";
 import type { AssemblyDef, FieldDef } from "../metaschema/metaschema.js";
@@ -73,19 +74,12 @@ interface Uses {
 /** Function names and variable references of a syntax tree. */
 function usesOf(tree: unknown): Uses {
   const uses: Uses = { functions: new Set(), variables: new Set(), bound: new Set() };
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    if (value === null || typeof value !== "object") return;
-    const node = value as Record<string, unknown>;
-    if (node.type === "call" && typeof node.name === "string") uses.functions.add(node.name);
-    if (node.type === "var" && typeof node.name === "string") uses.variables.add(node.name);
-    if (node.type === "quantified") for (const binding of node.bindings as { name: string }[]) uses.bound.add(binding.name);
-    for (const child of Object.values(node)) visit(child);
-  };
-  visit(tree);
+  for (const node of syntaxNodes(tree)) {
+    if (!("type" in node)) continue;
+    if (node.type === "call") uses.functions.add(node.name);
+    if (node.type === "var") uses.variables.add(node.name);
+    if (node.type === "quantified") for (const binding of node.bindings) uses.bound.add(binding.name);
+  }
   return uses;
 }
 

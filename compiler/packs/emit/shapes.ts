@@ -2,10 +2,11 @@
 // variables, whether it is a plain flag comparison, a child count, a flag path, and how a step's predicates split into
 // those memoised per node and those applied on every evaluation.
 import type { ComparisonOp, Expr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
+import { readsVariable } from "../../metaschema/syntax-tree.js";
 
 /** Whether a syntax tree (an expression, a step's expressions) reads no variable. */
 export function variableFree(tree: object): boolean {
-  return !JSON.stringify(tree).includes('"type":"var"');
+  return !readsVariable(tree);
 }
 
 /** A variable-free expression depends on its focus node only: its value is memoised per node, unless it is cheap. */
@@ -144,14 +145,6 @@ export function focusFree(expr: Expr): boolean {
     case "lookup":
       return focusFree(expr.base);
   }
-}
-
-/** Whether a syntax tree reads the variable. */
-function readsVariable(tree: unknown, name: string): boolean {
-  if (Array.isArray(tree)) return tree.some((item) => readsVariable(item, name));
-  if (tree === null || typeof tree !== "object") return false;
-  const node = tree as Partial<Record<string, unknown>>;
-  return (node.type === "var" && node.name === name) || Object.values(node).some((value) => readsVariable(value, name));
 }
 
 /**

@@ -5,6 +5,7 @@ import { code, name } from "../../../codegen/code.js";
 import { type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
 import { parseMetapath } from "../../../metaschema/metapath.js";
 import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
+import { readsVariable, someNode, type SyntaxNode } from "../../../metaschema/syntax-tree.js";
 import { withAtom } from "../expressions.js";
 import { targetSegments } from "../navigation.js";
 
@@ -76,6 +77,6 @@ function coveringConstraints(ctx: EmitContext, unit: CompileUnit, node: NodeRef)
 }
 
 function nodeLocal(predicates: readonly Expr[]): boolean {
-  const text = JSON.stringify(predicates);
-  return !text.includes('"type":"var"') && !/"name":"(?:position|last)"/.test(text) && predicates.every((p) => p.type !== "literal");
+  const positional = (node: SyntaxNode) => "type" in node && node.type === "call" && (node.name === "position" || node.name === "last");
+  return !readsVariable(predicates) && !someNode(predicates, positional) && predicates.every((p) => p.type !== "literal");
 }
