@@ -18,10 +18,6 @@ package=$(realpath "$INPUT_PACKAGE")
 install_dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/oscal-validator.XXXXXX")
 
 "$action_dir/scripts/install-from-tarball.sh" "$package" "$install_dir" >&2
-if [ -z "$docs_base_url" ]; then
-  # The rule pages of this very version, as the release workflow publishes them: <homepage>v<version>.
-  docs_base_url=$(node -p 'const p = require(process.argv[1]); p.homepage.replace(/\/*$/, "/") + "v" + p.version' "$install_dir/node_modules/oscal-validator/package.json")
-fi
 cd "${GITHUB_WORKSPACE:-$PWD}"
 
 shopt -s globstar nullglob
@@ -36,7 +32,9 @@ for pattern in "${patterns[@]}"; do
   files+=("${matches[@]}")
 done
 
-args=(--level "$level" --format "$format" --docs-base-url "$docs_base_url")
+# Without the input, the CLI links to the rule pages published for its version (the release sets its homepage).
+args=(--level "$level" --format "$format")
+[ -n "$docs_base_url" ] && args+=(--docs-base-url "$docs_base_url")
 [ -n "$rules" ] && args+=(--rules "$rules")
 [ -n "$constraints" ] && args+=(--constraints "$constraints")
 [ -n "$documents" ] && args+=(--documents "$documents")

@@ -17,8 +17,8 @@ const cli = path.join(runtime, "cli");
 // The bundle names its sources relative to this directory, in comments: same output from any cwd.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const generated = path.join(root, "generated");
-const { name, version } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
-/** How runtime/package-info.ts reads package.json; the bundle holds the two fields it uses instead. */
+const { name, version, homepage } = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"));
+/** How runtime/package-info.ts reads package.json; the bundle holds the fields it uses instead. */
 const PACKAGE_JSON_REQUIRE = 'createRequire(import.meta.url)("#package.json")';
 
 /** Where a bundled file is in the installed package, relative to the bundle: generated/ beside dist/, as in package.json. */
@@ -34,7 +34,7 @@ const packageLayout = {
     bundle.onResolve({ filter: /^#generated\/manifest\.json$/ }, (args) => ({ path: args.path, external: true }));
     bundle.onResolve({ filter: /^#runtime\/core\/code-cache\.cjs$/ }, () => ({ path: "../core/code-cache.cjs", external: true }));
     bundle.onResolve({ filter: /^#generated\// }, (args) => ({ path: path.join(generated, args.path.slice("#generated/".length)) }));
-    // package.json's name and version are written into the bundle: resolving "#package.json" at run time loads the ES
+    // package.json's name, version and homepage are written into the bundle: resolving "#package.json" at run time loads the ES
     // module resolver, a few milliseconds of a cold process. Each module keeps its own import.meta.url, the URL of its
     // file in the package: files it names relative to itself (the generated CommonJS modules beside models.js, the
     // worker, the glob matcher) are found as without the bundle.
@@ -45,7 +45,7 @@ const packageLayout = {
       }
       if (!source.includes("import.meta")) return undefined;
       const contents = source
-        .replaceAll(PACKAGE_JSON_REQUIRE, JSON.stringify({ name, version }))
+        .replaceAll(PACKAGE_JSON_REQUIRE, JSON.stringify({ name, version, homepage }))
         .replaceAll("import.meta.url", `__packageFileUrl(${JSON.stringify(packagePath(args.path))})`);
       if (contents.includes("import.meta")) throw new Error(`${args.path}: only import.meta.url can be bundled as CommonJS`);
       return { contents, loader: "js" };

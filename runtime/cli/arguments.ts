@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { ruleIdList, type Level, type Severity } from "../core/report.js";
 import { RULE_PACKS } from "../core/semantic.js";
 import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
-import { OSCAL_RELEASE } from "../package-info.js";
+import { OSCAL_RELEASE, PACKAGE_DOCS_URL } from "../package-info.js";
 import type { DocumentSettings } from "./documents.js";
 import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./read-file.js";
@@ -17,7 +17,6 @@ export const RULES_FORMATS = ["text", "json"] as const;
 export type RulesFormat = (typeof RULES_FORMATS)[number];
 
 /** Where SARIF rules and the tool record link to: the service's documentation pages. */
-export const DEFAULT_DOCS_BASE_URL = "http://localhost:8080";
 
 export interface ValidateCommand {
   command: "validate";
@@ -34,7 +33,8 @@ export interface ValidateCommand {
   /** --verbose: list the files a walk skipped. */
   verbose: boolean;
   failOn: Severity;
-  docsBaseUrl: string;
+  /** Where SARIF rules link for help; undefined: no links, the rules carry their help text only. */
+  docsBaseUrl: string | undefined;
   /** --documents and --document: what pack constraints may read; absent, constraints needing a document are not evaluated. */
   documents: DocumentSettings | undefined;
 }
@@ -98,7 +98,8 @@ Output:
                            says when it cut
   -v, --verbose            list the files a directory or glob found that are not OSCAL documents
   --fail-on error|warning  exit 1 when any finding has this severity or a higher one (default error)
-  --docs-base-url URL      where SARIF rules link to for help (default ${DEFAULT_DOCS_BASE_URL})
+  --docs-base-url URL      where SARIF rules link to for help (default: the pages published for this
+                           version${PACKAGE_DOCS_URL === undefined ? "; this build names none, so rules carry their help text only" : `, ${PACKAGE_DOCS_URL}`})
   -h, --help               show this help
   -V, --version            show the version, the OSCAL release and the rule manifest checksum
 
@@ -218,7 +219,7 @@ export function parseCommandLine(args: readonly string[]): Command {
         output: { type: "string", short: "o" },
         "max-issues": { type: "string" },
         "fail-on": { type: "string", default: "error" },
-        "docs-base-url": { type: "string", default: DEFAULT_DOCS_BASE_URL },
+        "docs-base-url": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -254,8 +255,8 @@ export function parseCommandLine(args: readonly string[]): Command {
     if (packInput !== undefined) throw new UsageError(`--${packInput} is read by rule pack constraints and works only with --level full`);
   }
   if (values.now !== undefined) options.now = dateTime(values.now);
-  const docsBaseUrl = values["docs-base-url"];
-  if (!URL.canParse(docsBaseUrl)) throw new UsageError(`--docs-base-url must be an absolute URL; got "${docsBaseUrl}"`);
+  const docsBaseUrl = values["docs-base-url"] ?? PACKAGE_DOCS_URL;
+  if (docsBaseUrl !== undefined && !URL.canParse(docsBaseUrl)) throw new UsageError(`--docs-base-url must be an absolute URL; got "${docsBaseUrl}"`);
   return {
     command: "validate",
     inputs: positionals,
@@ -268,7 +269,7 @@ export function parseCommandLine(args: readonly string[]): Command {
     jobs: values.jobs === undefined ? undefined : wholeNumber("jobs", values.jobs, 1),
     verbose: values.verbose === true,
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
-    docsBaseUrl: docsBaseUrl.replace(/\/+$/, ""),
+    docsBaseUrl: docsBaseUrl?.replace(/\/+$/, ""),
     documents: documentSettings(values.documents, values.document),
   };
 }

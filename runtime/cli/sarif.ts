@@ -14,7 +14,8 @@ import { EXIT_USAGE, omittedCount } from "./verdict.js";
 export interface SarifContext {
   /** The directory %SRCROOT% stands for; inputs under it get relative URIs. */
   cwd: string;
-  docsBaseUrl: string;
+  /** Where rules link for help; undefined: no links, the rules carry their help text only. */
+  docsBaseUrl: string | undefined;
   exitCode: number;
 }
 
@@ -41,7 +42,7 @@ interface ReportingDescriptor {
   shortDescription: { text: string };
   fullDescription: { text: string };
   help: { text: string; markdown: string };
-  helpUri: string;
+  helpUri?: string;
   defaultConfiguration: { level: "error" | "warning" };
   properties?: Record<string, unknown>;
 }
@@ -60,9 +61,15 @@ function pascalCase(text: string): string {
   return text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, __, letter: string) => letter.toUpperCase()).replace(/[^A-Za-z0-9]/g, "");
 }
 
-function describeRule(ruleId: string, keyword: string, severity: "error" | "warning", docsBaseUrl: string): ReportingDescriptor {
+/** The help of a rule, with a link to its documentation when there is a place to link to. */
+function help(text: string, markdown: string, helpUri: string | undefined, linkText: string): Pick<ReportingDescriptor, "help" | "helpUri"> {
+  if (helpUri === undefined) return { help: { text, markdown } };
+  return { help: { text: `${text} See ${helpUri}`, markdown: `${markdown}\n\n[${linkText}](${helpUri})` }, helpUri };
+}
+
+function describeRule(ruleId: string, keyword: string, severity: "error" | "warning", docsBaseUrl: string | undefined): ReportingDescriptor {
   const semantic = semanticRules.get(ruleId);
-  const helpUri = `${docsBaseUrl}${PATHS.rules}#${semantic ? encodeURIComponent(ruleId) : SCHEMA_RULE_IDS_ANCHOR}`;
+  const helpUri = docsBaseUrl === undefined ? undefined : `${docsBaseUrl}${PATHS.rules}#${semantic ? encodeURIComponent(ruleId) : SCHEMA_RULE_IDS_ANCHOR}`;
   if (semantic) {
     const enabling =
       semantic.level === "schema"
@@ -82,8 +89,7 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
       name: pascalCase(`${semantic.keyword} ${semantic.id}`),
       shortDescription: { text: semantic.description },
       fullDescription: { text: full },
-      help: { text: `${full} See ${helpUri}`, markdown: `**${semantic.id}** (${semantic.keyword}): ${full}\n\n[Rule documentation](${helpUri})` },
-      helpUri,
+      ...help(full, `**${semantic.id}** (${semantic.keyword}): ${full}`, helpUri, "Rule documentation"),
       defaultConfiguration: { level: semantic.severity },
       properties: { tags: ["oscal", "semantic", semantic.set], ...(semantic.constraintId === undefined ? {} : { constraintId: semantic.constraintId }) },
     };
@@ -96,23 +102,21 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
     name: pascalCase(`schema ${keyword}`),
     shortDescription: { text: `OSCAL JSON schema: ${keyword}` },
     fullDescription: { text: full },
-    help: { text: `${full} The finding's message says what the schema expects. See ${helpUri}`, markdown: `\`${keyword}\`: ${full}\n\nThe finding's message says what the schema expects. [Rule documentation](${helpUri})` },
-    helpUri,
+    ...help(`${full} The finding's message says what the schema expects.`, `\`${keyword}\`: ${full}\n\nThe finding's message says what the schema expects.`, helpUri, "Rule documentation"),
     defaultConfiguration: { level: severity },
     properties: { tags: ["oscal", "schema"] },
   };
 }
 
-function describeError(code: string, docsBaseUrl: string): ReportingDescriptor {
+function describeError(code: string, docsBaseUrl: string | undefined): ReportingDescriptor {
   const description = ERROR_DESCRIPTIONS[code] ?? { short: code, full: `The input could not be validated (${code}).` };
-  const helpUri = `${docsBaseUrl}${PATHS.errors}#${encodeURIComponent(code)}`;
+  const helpUri = docsBaseUrl === undefined ? undefined : `${docsBaseUrl}${PATHS.errors}#${encodeURIComponent(code)}`;
   return {
     id: code,
     name: pascalCase(code.replace(/^ERR_/, "").toLowerCase()),
     shortDescription: { text: description.short },
     fullDescription: { text: description.full },
-    help: { text: `${description.full} See ${helpUri}`, markdown: `${description.full}\n\n[Error documentation](${helpUri})` },
-    helpUri,
+    ...help(description.full, description.full, helpUri, "Error documentation"),
     defaultConfiguration: { level: "error" },
   };
 }
@@ -190,7 +194,7 @@ export function toSarif(outcomes: readonly FileOutcome[], context: SarifContext)
             name: "oscal-validate",
             version: PACKAGE_VERSION,
             semanticVersion: PACKAGE_VERSION,
-            informationUri: `${context.docsBaseUrl}/`,
+            ...(context.docsBaseUrl === undefined ? {} : { informationUri: `${context.docsBaseUrl}/` }),
             rules,
             properties: { oscalRelease: OSCAL_RELEASE, ruleManifestSha256: MANIFEST_SHA256 },
           },

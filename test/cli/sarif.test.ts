@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "../../compiler/paths.js";
 import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
+import { PACKAGE_DOCS_URL } from "../../runtime/package-info.js";
 import { INVALID_CATALOG, MANY_FINDINGS_CATALOG, put, run, sarifSchemaErrors, tempDir, VALID_CATALOG, WARNING_ONLY_CATALOG } from "./support.js";
 
 interface SarifResult {
@@ -24,7 +25,7 @@ interface SarifRule {
   shortDescription: { text: string };
   fullDescription: { text: string };
   help: { text: string; markdown: string };
-  helpUri: string;
+  helpUri?: string;
 }
 
 const packageVersion = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
@@ -37,6 +38,7 @@ put(cwd, "sub/a#b.json", VALID_CATALOG);
 put(cwd, "not-oscal.json", "[1, 2]");
 put(cwd, "broken.json", '{\n  "catalog": }');
 put(cwd, "warned.json", WARNING_ONLY_CATALOG);
+const DOCS = "https://docs.example.org/oscal";
 const inputs = ["My SSP.json", "sub/a#b.json", outsideFile, "-", "big/many findings.json", "missing.json", "not-oscal.json", "broken.json", "warned.json"];
 
 function sarifOf(args: string[], input = JSON.stringify(INVALID_CATALOG)) {
@@ -51,7 +53,7 @@ function resultsFor(sarif: any, uri: string): SarifResult[] {
 describe("oscal-validate --format sarif", () => {
   let mixed: ReturnType<typeof sarifOf>;
   beforeAll(() => {
-    mixed = sarifOf(["--level", "full", ...inputs]);
+    mixed = sarifOf(["--level", "full", "--docs-base-url", DOCS, ...inputs]);
   });
 
   it("is valid against the official SARIF 2.1.0 schema", () => {
@@ -120,22 +122,34 @@ describe("oscal-validate --format sarif", () => {
     for (const rule of rules) {
       expect(rule.fullDescription.text.length).toBeGreaterThan(rule.shortDescription.text.length);
       expect(rule.help.text).not.toBe("");
-      expect(rule.help.markdown).toContain(rule.helpUri);
+      expect(rule.help.markdown).toContain(rule.helpUri!);
     }
     const semantic = rules.find((rule) => rule.id === "MET-045.a")!;
     expect(semantic.shortDescription.text).toBe(RULE_CATALOG.find((rule) => rule.id === "MET-045.a")!.description);
-    expect(semantic.helpUri).toBe("http://localhost:8080/docs/rules#MET-045.a");
-    expect(rules.find((rule) => rule.id === "ERR_UNKNOWN_MODEL")!.helpUri).toBe("http://localhost:8080/docs/errors#ERR_UNKNOWN_MODEL");
+    expect(semantic.helpUri).toBe(`${DOCS}/docs/rules#MET-045.a`);
+    expect(rules.find((rule) => rule.id === "ERR_UNKNOWN_MODEL")!.helpUri).toBe(`${DOCS}/docs/errors#ERR_UNKNOWN_MODEL`);
     const schemaRule = rules.find((rule) => rule.id.startsWith("nist-schema:1.2.2:catalog:pattern:"))!;
     expect(schemaRule.shortDescription.text).toBe("OSCAL JSON schema: pattern");
     // Schema rule ids are too many to list: their link is the rules page's explanation of how they are formed.
-    expect(schemaRule.helpUri).toBe("http://localhost:8080/docs/rules#schema-rule-ids");
+    expect(schemaRule.helpUri).toBe(`${DOCS}/docs/rules#schema-rule-ids`);
   });
 
   it("names the tool by its package version, with the OSCAL release and rule manifest as properties", () => {
     const { driver } = mixed.sarif.runs[0].tool;
-    expect(driver).toMatchObject({ name: "oscal-validate", version: packageVersion, informationUri: "http://localhost:8080/" });
+    expect(driver).toMatchObject({ name: "oscal-validate", version: packageVersion, informationUri: `${DOCS}/` });
     expect(driver.properties).toEqual({ oscalRelease: "1.2.2", ruleManifestSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
+  it("links by default to the pages published for its version, or, in a build that names none, carries help text only", () => {
+    const { sarif, stdout } = sarifOf(["My SSP.json"]);
+    expect(stdout).not.toContain("localhost");
+    const { driver } = sarif.runs[0].tool;
+    for (const rule of driver.rules as SarifRule[]) {
+      expect(rule.help.text).not.toBe("");
+      if (PACKAGE_DOCS_URL === undefined) expect(rule.helpUri).toBeUndefined();
+      else expect(rule.helpUri!.startsWith(`${PACKAGE_DOCS_URL}/docs/`)).toBe(true);
+    }
+    expect(driver.informationUri).toBe(PACKAGE_DOCS_URL === undefined ? undefined : `${PACKAGE_DOCS_URL}/`);
   });
 
   it("links to --docs-base-url", () => {
