@@ -3,7 +3,10 @@
 // keyed by json-value-key, use-name renames). Also collects every <constraint> with its context definition.
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { readConstraint, type Constraint } from "./constraint.js";
 import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "./xml.js";
+
+export type { ConstraintKind, KeyField } from "./constraint.js";
 
 export interface FlagDef {
   kind: "flag";
@@ -49,32 +52,11 @@ export interface FieldDef {
 
 export type Definition = AssemblyDef | FieldDef | FlagDef;
 
-export type ConstraintKind = "allowed-values" | "matches" | "index" | "is-unique" | "index-has-key" | "has-cardinality" | "expect";
-const CONSTRAINT_KINDS: readonly ConstraintKind[] = ["allowed-values", "matches", "index", "is-unique", "index-has-key", "has-cardinality", "expect"];
-
-export interface KeyField {
-  target: string;
-  pattern: string | undefined;
-}
-
-export interface RawConstraint {
+/** A NIST constraint: the common representation, with the definition it sits on and a stable key for its rule id. */
+export interface RawConstraint extends Constraint {
   key: string; // stable identity used by the rule-id table
-  nistId: string | undefined;
-  kind: ConstraintKind;
-  level: string; // ERROR, CRITICAL, WARNING, INFORMATIONAL, DEBUG
   module: string; // metaschema file base name, e.g. oscal_catalog
   context: Definition;
-  target: string;
-  allowOther: boolean;
-  enums: { value: string }[];
-  regex: string | undefined;
-  datatype: string | undefined;
-  indexName: string | undefined;
-  keyFields: KeyField[];
-  minOccurs: number | undefined;
-  maxOccurs: number | undefined;
-  test: string | undefined;
-  message: string | undefined;
 }
 
 interface Module {
@@ -91,35 +73,6 @@ export interface LoadedMetaschema {
 }
 
 const DEFINE_KINDS = { "define-assembly": "assembly", "define-field": "field", "define-flag": "flag" } as const;
-
-/** Whitespace runs as one space, trimmed: how Metapath expressions and messages are compared and shown. */
-export function spaced(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
-}
-
-/** What every constraint element declares, whether in a metaschema module or an external constraint file. */
-export type ConstraintFields = Pick<
-  RawConstraint,
-  "level" | "target" | "allowOther" | "enums" | "regex" | "datatype" | "indexName" | "keyFields" | "minOccurs" | "maxOccurs" | "test" | "message"
->;
-
-export function constraintFields(c: XmlElement): ConstraintFields {
-  const message = firstChild(c, "message");
-  return {
-    level: c.attrs.level ?? "ERROR",
-    target: spaced(c.attrs.target ?? "."),
-    allowOther: c.attrs["allow-other"] === "yes",
-    enums: childElements(c, "enum").map((e) => ({ value: e.attrs.value! })),
-    regex: c.attrs.regex,
-    datatype: c.attrs.datatype,
-    indexName: c.attrs.name,
-    keyFields: childElements(c, "key-field").map((k) => ({ target: spaced(k.attrs.target!), pattern: k.attrs.pattern })),
-    minOccurs: c.attrs["min-occurs"] === undefined ? undefined : Number(c.attrs["min-occurs"]),
-    maxOccurs: c.attrs["max-occurs"] === undefined || c.attrs["max-occurs"] === "unbounded" ? undefined : Number(c.attrs["max-occurs"]),
-    test: c.attrs.test === undefined ? undefined : spaced(c.attrs.test),
-    message: message ? spaced(textContent(message)) : undefined,
-  };
-}
 
 export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
   const modules = new Map<string, Module>();
@@ -173,13 +126,11 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
     if (!block) return;
     for (const c of childElements(block)) {
       if (c.name === "remarks") continue;
-      if (!(CONSTRAINT_KINDS as readonly string[]).includes(c.name)) throw new Error(`${def.contextPath}: unsupported constraint element <${c.name}>`);
-      const kind = c.name as ConstraintKind;
-      const fields = constraintFields(c);
-      const baseKey = `${def.contextPath} ${kind} ${c.attrs.id ?? `target=${fields.target}`}`;
+      const constraint = readConstraint(c, def.contextPath);
+      const baseKey = `${def.contextPath} ${constraint.kind} ${constraint.id ?? `target=${constraint.target}`}`;
       const count = (keyCounts.get(baseKey) ?? 0) + 1;
       keyCounts.set(baseKey, count);
-      constraints.push({ key: count === 1 ? baseKey : `${baseKey} #${count}`, nistId: c.attrs.id, kind, module: module.base, context: def, ...fields });
+      constraints.push({ ...constraint, key: count === 1 ? baseKey : `${baseKey} #${count}`, module: module.base, context: def });
     }
   };
 

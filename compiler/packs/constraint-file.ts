@@ -1,15 +1,15 @@
 // Reads Metaschema external constraint files (`metaschema-meta-constraints`): each <context> with its <metapath
 // target>s, <let> variables and constraints, in file order.
-import { constraintFields, spaced, type ConstraintFields } from "../metaschema/metaschema.js";
-import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "../metaschema/xml.js";
+import { readConstraint, spaced, type Constraint } from "../metaschema/constraint.js";
+import { childElements, firstChild, readXmlFile, type XmlElement } from "../metaschema/xml.js";
 
+/** The kinds packs compile (has-cardinality not yet). */
 const KINDS = ["expect", "allowed-values", "matches", "index", "index-has-key", "is-unique"] as const;
 export type PackConstraintKind = (typeof KINDS)[number];
 
-export interface FileConstraint extends ConstraintFields {
+/** A pack's constraint: the common representation, of a kind packs compile, and where it is declared. */
+export interface FileConstraint extends Constraint {
   kind: PackConstraintKind;
-  id: string | undefined;
-  formalName: string | undefined;
   /** Where it is declared, for error messages: file and context number. */
   where: string;
 }
@@ -38,14 +38,7 @@ export function readConstraintFile(file: string, label: string): FileContext[] {
         continue;
       }
       if (!(KINDS as readonly string[]).includes(element.name)) throw new Error(`${where}: unsupported constraint element <${element.name}>`);
-      const formalName = firstChild(element, "formal-name");
-      constraints.push({
-        ...constraintFields(element),
-        kind: element.name as PackConstraintKind,
-        id: element.attrs.id,
-        formalName: formalName ? spaced(textContent(formalName)) : undefined,
-        where,
-      });
+      constraints.push({ ...readConstraint(element, where), kind: element.name as PackConstraintKind, where });
     }
     if (childElements(context, "context").length > 0) throw new Error(`${where}: nested contexts are not supported`);
     contexts.push({ targets, lets, constraints });

@@ -129,7 +129,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   const applicable = constraints.filter((c) => !notApplicable.has(c));
   const ownKeys = OWN_RULES.map((r) => `ours:${r.name}`).filter((k) => k !== "ours:profile-import-href");
   const missing = [
-    ...applicable.filter((c) => !table.has(c.key)).map((c) => ({ key: c.key, area: AREAS[c.module]!, group: c.nistId ?? c.key })),
+    ...applicable.filter((c) => !table.has(c.key)).map((c) => ({ key: c.key, area: AREAS[c.module]!, group: c.id ?? c.key })),
     ...ownKeys.filter((k) => !table.has(k)).map((k) => ({ key: k, area: "DOC", group: k })),
   ];
   if (missing.length > 0) {
@@ -145,10 +145,10 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
       id: table.get(c.key)!,
       area: AREAS[c.module]!,
       ...severityOf(c.level),
-      source: own ? c.key : (c.nistId ?? c.key),
+      source: own ? c.key : (c.id ?? c.key),
       keyword: own ? own.name : c.kind,
       models: own && own.models !== "all" ? [...own.models] : modelsOf(c.context),
-      description: own ? own.description : `${describe(c)} (${c.nistId ?? "no NIST id"})`,
+      description: own ? own.description : `${describe(c)} (${c.id ?? "no NIST id"})`,
       constraint: c,
     });
   }
@@ -205,7 +205,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     rules: rules.map(({ constraint: _unused, ...info }) => info),
     inert: [...gen.ctx.inert].map((index) => rules[index]!.id).sort(),
     notApplicable: [...notApplicable]
-      .map(([c, reason]) => ({ source: c.nistId ?? c.key, kind: c.kind, reason }))
+      .map(([c, reason]) => ({ source: c.id ?? c.key, kind: c.kind, reason }))
       .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),
   };
 }

@@ -18,7 +18,8 @@ export const OWN_RULES: readonly OwnRule[] = [
 export function profileImportConstraint(profile: AssemblyDef): RawConstraint {
   return {
     key: "ours:profile-import-href",
-    nistId: undefined,
+    id: undefined,
+    formalName: undefined,
     kind: "index-has-key",
     level: "WARNING",
     module: "ours",

@@ -32,7 +32,7 @@ describe("semantic compiler coverage", async () => {
     const notApplicable = new Set(result.notApplicable.map((n) => `${n.source}|${n.kind}`));
     for (const c of constraints) {
       const applicable = table.has(c.key) && compiledIds.has(table.get(c.key)!);
-      const listed = notApplicable.has(`${c.nistId ?? c.key}|${c.kind}`);
+      const listed = notApplicable.has(`${c.id ?? c.key}|${c.kind}`);
       expect(applicable !== listed, c.key).toBe(true);
     }
     expect(result.rules.filter((r) => !r.source.startsWith("ours:")).length + result.notApplicable.length).toBe(constraints.length);

@@ -63,7 +63,7 @@ export function perTargetNode(ctx: EmitContext, unit: CompileUnit, ref: NodeRef,
 
 /** The constraint's id in messages: NIST's, else our key. */
 export function sourceId(unit: CompileUnit): string {
-  return unit.constraint.nistId ?? unit.constraint.key;
+  return unit.constraint.id ?? unit.constraint.key;
 }
 
 /** Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already there. */

@@ -78,7 +78,7 @@ export class Walk {
       const checks = [...this.planBlocks(units, flagRef).blocks, ownChecks].filter((code) => code !== "").join("\n");
       // Constraints compiled to nothing (allow-other values alone) leave no block to run.
       if (checks === "") continue;
-      if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.nistId ?? u.constraint.key).join(", ")})`;
+      if (units.length > 0) ctx.reader = `the constraints on ${def.name}/@${flag.name} (${units.map((u) => u.constraint.id ?? u.constraint.key).join(", ")})`;
       const read = ctx.member(def, flag.jsonName);
       ctx.reader = "the document walk";
       lines.push(`{ const f = x${read}; if (isAtom(f)) { ${atSegment(js(flag.jsonName), `\n${checks}\n`)} } }`);
@@ -148,7 +148,7 @@ export class Walk {
   private compileApplicable(unit: CompileUnit, ref: NodeRef): CompiledConstraint | undefined {
     const ctx = this.ctx;
     if (ctx.notApplicable.has(unit.constraint)) return undefined;
-    ctx.reader = `constraint ${unit.constraint.nistId ?? unit.constraint.key} (${unit.constraint.key})`;
+    ctx.reader = `constraint ${unit.constraint.id ?? unit.constraint.key} (${unit.constraint.key})`;
     try {
       return EMITTERS[unit.constraint.kind].compile(unit, ref, ctx);
     } catch (error) {
