@@ -208,11 +208,14 @@ export function toSarif(outcomes: readonly FileOutcome[], context: SarifContext)
   };
 }
 
+/** A rule that could not run (it needs another document) is neither passed nor failed: SARIF's kind "open". */
+const NOT_EVALUATED = "not-evaluated";
+
 function issueResult(issue: ValidationIssue, uri: string, locations: object[], ruleIndex: number): object {
   return {
     ruleId: issue.ruleId,
     ruleIndex,
-    level: issue.severity,
+    ...(issue.keyword === NOT_EVALUATED ? { kind: "open", level: "none" } : { level: issue.severity }),
     message: { text: `${issue.message} (at ${issue.path === "" ? "/" : issue.path})` },
     locations,
     partialFingerprints: { [FINGERPRINT]: fingerprint(issue.ruleId, uri, issue.path) },

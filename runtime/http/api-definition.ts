@@ -201,6 +201,12 @@ export const SCHEMAS = {
         required: ["count", "sha256"],
         properties: { count: { ...integer, minimum: 0 }, sha256: { type: "string", pattern: "^[0-9a-f]{64}$" } },
       },
+      release: {
+        type: "object",
+        description: "The OSCAL release the document declares and the one it was checked against; `note`, only when they differ, says so (it is not a finding).",
+        required: ["declared", "checkedAgainst"],
+        properties: { declared: string, checkedAgainst: string, note: string },
+      },
     },
   },
   ValidationReport: {

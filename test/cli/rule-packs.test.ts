@@ -58,6 +58,15 @@ describe("oscal-validate --constraints", () => {
     expect(report!.meta.semanticRules!.count).toBe(RULE_CATALOG.filter((rule) => rule.level === "full" && (rule.defaultOn || rule.set === "fedramp")).length);
   });
 
+  it("marks a rule that could not run as neither passed nor failed in SARIF (kind open, level none)", () => {
+    const result = run(["--level", "full", "--constraints", "fedramp", "--format", "sarif", exampleSsp]);
+    const results = JSON.parse(result.stdout).runs[0].results as { kind?: string; level: string; properties: { keyword: string } }[];
+    const open = results.filter((entry) => entry.properties.keyword === "not-evaluated");
+    expect(open.length).toBeGreaterThan(0);
+    for (const entry of open) expect(entry).toMatchObject({ kind: "open", level: "none" });
+    for (const entry of results.filter((other) => other.properties.keyword !== "not-evaluated")) expect(entry.kind).toBeUndefined();
+  });
+
   it("--document maps the imported profile to its resolved catalog: the resolved-profile rules are evaluated", () => {
     const { reports } = reportsOf(["--level", "full", "--constraints", "fedramp", "--document", `${exampleProfileHref}=${moderateCatalog}`, exampleSsp]);
     const [report] = reports;
