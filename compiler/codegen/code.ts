@@ -87,6 +87,11 @@ export function regexLiteral(source: string, flags = "", what = "pattern"): Code
   return Code.verbatim(`/${compiled.source}/${compiled.flags}`);
 }
 
+/** A comment of one line: line terminators in the text become spaces, so it cannot end the comment early. */
+export function lineComment(text: string): Code {
+  return Code.verbatim(`// ${text.replace(/[\n\r\u2028\u2029]/g, " ")}`);
+}
+
 /** Code items joined by a separator (`, ` by default). */
 export function joinCode(items: readonly Code[], separator: Code = Code.verbatim(", ")): Code {
   return Code.verbatim(items.map(String).join(separator.toString()));

@@ -88,7 +88,7 @@ describe("code emitted for a pack's constraints", () => {
           ],
         })),
       };
-      await expect(emitPackModule(source, `// golden: ${kind}`)).toMatchFileSnapshot(`golden/pack-${kind}.js`);
+      await expect(emitPackModule(source, `golden: ${kind}`)).toMatchFileSnapshot(`golden/pack-${kind}.js`);
     });
   }
 });

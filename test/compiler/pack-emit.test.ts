@@ -47,10 +47,10 @@ function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: nu
   const dir = mkdtempSync(path.join(tmpdir(), "oscal-pack-emit-"));
   try {
     const file = path.join(dir, "test.cjs");
-    writeFileSync(file, emitPackModule(source, "// test pack"));
+    writeFileSync(file, emitPackModule(source, "test pack"));
     const program = packProgram(createRequire(file)(file) as PackModule);
     const { findings, results } = runPack(program, document, { active, now: new Date(0) });
-    return { text: emitPackModule(source, "// test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
+    return { text: emitPackModule(source, "test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -97,7 +97,7 @@ describe("generated rule-pack code", () => {
   });
 
   it("emits the same module for the same pack", () => {
-    expect(emitPackModule(walked, "// test pack")).toBe(emitPackModule(pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]), "// test pack"));
+    expect(emitPackModule(walked, "test pack")).toBe(emitPackModule(pack([["//component"], ["/system-security-plan//prop", "//component/prop"], ["system-security-plan/component", "/system-security-plan/metadata/party"]]), "test pack"));
   });
 
   it("puts the children of nested nodes in document order, walked or evaluated", () => {

@@ -4,6 +4,7 @@
 // imports nothing, so Node.js, the code cache and the browser bundle load it alike.
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../program-interface.js";
+import { code, Code, joinCode, jsonLiteral, lineComment, name, type Name } from "../../codegen/code.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
@@ -50,13 +51,17 @@ export const PRIMITIVES = [
   "mergeEntries", "mergeMaps", "normalize", "parentStep", "path", "quantified", "quantifiedEquality", "rootStep", "selfStep", "variable",
 ] as const;
 
-const literal = (value: unknown) => JSON.stringify(value);
+const UNDEFINED = Code.verbatim("undefined");
+const NEXT_LINE = Code.verbatim(",\n");
 
 /**
  * An object literal of every entry, `undefined` where a value is absent: the objects of a kind share one shape, so the
  * engine's loops over them see one hidden class.
  */
-const object = (entries: [string, string | undefined][]) => `{ ${entries.map(([key, value]) => `${key}: ${value ?? "undefined"}`).join(", ")} }`;
+const object = (entries: [string, Code | undefined][]): Code => code`{ ${joinCode(entries.map(([key, value]) => code`${name(key)}: ${value ?? UNDEFINED}`))} }`;
+
+/** An array literal of code items. */
+const array = (items: readonly Code[], separator?: Code): Code => code`[${joinCode(items, separator)}]`;
 
 /**
  * A let selecting flags (`by-component/@component-uuid`) that is only ever compared (`@uuid = $component-uuid`) is
@@ -86,25 +91,29 @@ class RootSearches {
   }
 }
 
-function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searches: readonly number[]): string {
+/** The function an expression compiles to, by name. */
+const evaluator = (emitter: ExpressionEmitter, expr: Expr): Name => name(emitter.expr(expr));
+
+function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searches: readonly number[]): Code {
   const expect = c.kind === "expect";
   const leading = expect ? leadingVariable(c.test!) : undefined;
   return object([
-    ["rule", String(c.rule)],
-    ["kind", literal(c.kind)],
-    ["targets", isFocus(c.target) ? undefined : emitter.expr(c.target)],
-    ["test", expect ? emitter.expr(c.test!) : undefined],
-    ["leading", leading === undefined ? undefined : literal(leading)],
-    ["values", c.values === undefined ? undefined : literal(c.values)],
-    ["allowOther", c.allowOther === undefined ? undefined : String(c.allowOther)],
-    ["patterns", c.patterns === undefined ? undefined : literal(c.patterns)],
-    ["index", c.index === undefined ? undefined : literal(c.index)],
-    ["keys", c.keys === undefined ? undefined : `[${c.keys.map((k) => object([["key", emitter.key(k.target)], ["pattern", k.pattern === undefined ? undefined : literal(k.pattern)]])).join(", ")}]`],
-    ["message", c.message === undefined ? undefined : `[${c.message.map((part) => (typeof part === "string" ? literal(part) : emitter.expr(part))).join(", ")}]`],
-    ["searches", searches.length === 0 ? undefined : literal(searches)],
+    ["rule", jsonLiteral(c.rule)],
+    ["kind", jsonLiteral(c.kind)],
+    ["targets", isFocus(c.target) ? undefined : evaluator(emitter, c.target)],
+    ["test", expect ? evaluator(emitter, c.test!) : undefined],
+    ["leading", leading === undefined ? undefined : jsonLiteral(leading)],
+    ["values", c.values === undefined ? undefined : jsonLiteral(c.values)],
+    ["allowOther", c.allowOther === undefined ? undefined : code`${c.allowOther}`],
+    ["patterns", c.patterns === undefined ? undefined : jsonLiteral(c.patterns)],
+    ["index", c.index === undefined ? undefined : jsonLiteral(c.index)],
+    ["keys", c.keys === undefined ? undefined : array(c.keys.map((k) => object([["key", Code.verbatim(emitter.key(k.target))], ["pattern", k.pattern === undefined ? undefined : jsonLiteral(k.pattern)]])))],
+    ["message", c.message === undefined ? undefined : array(c.message.map((part) => (typeof part === "string" ? jsonLiteral(part) : evaluator(emitter, part))))],
+    ["searches", searches.length === 0 ? undefined : jsonLiteral(searches)],
   ]);
 }
 
+/** The module of a pack, headed by a comment of one line (`header`). */
 export function emitPackModule(pack: SourcePack, header: string): string {
   const declarations = new Declarations();
   const emitter = new ExpressionEmitter(declarations, pack.definitions, pack.roots);
@@ -112,11 +121,14 @@ export function emitPackModule(pack: SourcePack, header: string): string {
   const searches = new RootSearches();
   const contexts = pack.contexts.map((context, c) => {
     // A context the walk cannot find is evaluated from the document node.
-    const targets = walkable.has(c) ? undefined : emitter.expr(context.targets.length === 1 ? context.targets[0]! : { type: "union", items: context.targets });
-    const lets = `[${context.lets.map((binding) => `{ name: ${literal(binding.name)}, value: ${emitter.expr(letExpression(context, binding))} }`).join(", ")}]`;
+    const targets = walkable.has(c) ? undefined : evaluator(emitter, context.targets.length === 1 ? context.targets[0]! : { type: "union", items: context.targets });
+    const lets = array(context.lets.map((binding) => code`{ name: ${binding.name}, value: ${evaluator(emitter, letExpression(context, binding))} }`));
     // What a constraint may search: its own expressions, its context's lets, and targets the walk does not find.
     const shared = [context.lets, walkable.has(c) ? [] : context.targets];
-    const constraints = `[\n${context.constraints.map((constraint) => constraintCode(constraint, emitter, searches.slotsIn([constraint, shared]))).join(",\n")}\n]`;
+    const constraints = code`[\n${joinCode(
+      context.constraints.map((constraint) => constraintCode(constraint, emitter, searches.slotsIn([constraint, shared]))),
+      NEXT_LINE,
+    )}\n]`;
     return object([
       ["targets", targets],
       ["lets", lets],
@@ -126,23 +138,23 @@ export function emitPackModule(pack: SourcePack, header: string): string {
   const searchPatterns: Pattern[] = searches.names.map((names, j) => ({ slot: pack.contexts.length + j, steps: [{ descendant: true, names }] }));
   const { walk, walkSlots } = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots);
   // The same constants as the searches' steps use: the walk's results are kept on the document node under them.
-  const searchKeys = searches.names.map((names) => declarations.constant(literal(names)));
-  return `${header}
+  const searchKeys = searches.names.map((names) => name(declarations.constant(jsonLiteral(names).toString())));
+  return code`${lineComment(header)}
 "use strict";
 module.exports = function program(primitives) {
-var { ${PRIMITIVES.join(", ")} } = primitives;
-${declarations}
+var { ${joinCode(PRIMITIVES.map(name))} } = primitives;
+${Code.verbatim(declarations.toString())}
 return {
-name: ${literal(pack.name)},
-definitions: ${literal(pack.definitions)},
-roots: ${literal(pack.roots)},
-namesBelow: ${literal(namesBelow(pack.definitions).map((names) => [...names]))},
-rules: ${literal(pack.rules)},
-contexts: [\n${contexts.join(",\n")}\n],
-searches: [${searchKeys.join(", ")}],
-walk: ${walk},
-walkSlots: ${literal(walkSlots)},
+name: ${pack.name},
+definitions: ${jsonLiteral(pack.definitions)},
+roots: ${jsonLiteral(pack.roots)},
+namesBelow: ${jsonLiteral(namesBelow(pack.definitions).map((names) => [...names]))},
+rules: ${jsonLiteral(pack.rules)},
+contexts: [\n${joinCode(contexts, NEXT_LINE)}\n],
+searches: ${array(searchKeys)},
+walk: ${name(walk)},
+walkSlots: ${jsonLiteral(walkSlots)},
 };
 };
-`;
+`.toString();
 }
