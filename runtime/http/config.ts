@@ -79,7 +79,7 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
     name: "TRANSPORT",
     default: "node",
     meaning:
-      "`node` (node:http: answers every HTTP/1.0 and 1.1 client, refuses malformed heads with 400) or `uws` (uWebSockets.js: several times the throughput, but it does not speak HTTP/1.0 and leaves malformed heads unanswered, so only behind an HTTP/1.1 reverse proxy).",
+      "`node` (node:http: answers every HTTP/1.0 and 1.1 client, refuses malformed heads with 400) or `uws` (uWebSockets.js: less CPU per request, but it does not speak HTTP/1.0 and leaves malformed heads unanswered, so only behind an HTTP/1.1 reverse proxy).",
   },
   { name: "REDIS_URL", default: "unset", meaning: "When set, API keys and key rate counters live in Redis, shared by every instance." },
   { name: "REDIS_TIMEOUT_MS", default: "500", meaning: "Timeout of one Redis command; past it keyed requests get 503 ERR_KEY_SERVICE_UNAVAILABLE." },
