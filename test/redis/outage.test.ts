@@ -79,6 +79,25 @@ describe("Redis outage", () => {
     }
   });
 
+  it("does not count a rate-limit hit that Redis runs only after the caller gave up on it", async () => {
+    const limit = 30;
+    const window: RateWindow[] = [{ name: "minute", limit, windowSeconds: 60 }];
+    const access = createRedisAccess(server.url, { commandTimeoutMs: 200, keyPrefix: "deadline:" });
+    try {
+      // A window start the test fixes, so that the counter cannot roll over between the hits.
+      const nowMs = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+      expect((await access.keyLimiter.hit("late", window, nowMs)).remaining).toBe(limit - 1);
+      server.pause();
+      await expectUnavailable(() => access.keyLimiter.hit("late", window, nowMs));
+      server.resume();
+      // Redis runs the frozen hit before this one (same connection, in order): only this one may count.
+      expect((await access.keyLimiter.hit("late", window, nowMs)).remaining).toBe(limit - 2);
+    } finally {
+      server.resume();
+      await access.close();
+    }
+  });
+
   it("can be created where nothing listens, rejects calls without waiting for the timeout and closes cleanly", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const access = createRedisAccess(url, { commandTimeoutMs: NEVER_MS });
