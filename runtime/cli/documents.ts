@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseBody } from "../core/body.js";
 import { parseYamlBytes } from "../core/yaml.js";
 import { asFileDetail, inputFormatOf } from "./input-format.js";
+import { describeFailure } from "./read-file.js";
 
 /** What --documents and --document name: plain data, so that it reaches worker threads. */
 export interface DocumentSettings {
@@ -29,7 +30,7 @@ export function readDocument(file: string): unknown {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new DocumentError(`cannot read the document ${file}: ${(error as NodeJS.ErrnoException).code ?? "read error"}`);
+    throw new DocumentError(`cannot read the document: ${describeFailure(file, error as NodeJS.ErrnoException).replace(/\.$/, "")}`);
   }
   const parsed = inputFormatOf(file) === "yaml" ? parseYamlBytes(bytes) : parseBody(bytes);
   if (!parsed.ok) throw new DocumentError(`the document ${file} cannot be used: ${parsed.error.code}: ${asFileDetail(parsed.error.detail)}`);

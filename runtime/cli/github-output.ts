@@ -1,11 +1,15 @@
 // GitHub Actions workflow commands: one annotation per finding, on the file and line it concerns.
 import type { FileOutcome } from "./file-outcome.js";
 import { STDIN } from "./file-outcome.js";
+import { printable } from "./terminal.js";
 import { omittedCount } from "./verdict.js";
 
-/** Message data: %, CR and LF would end or corrupt the command. */
+/**
+ * Message data: %, CR and LF would end or corrupt the command (GitHub turns %0D and %0A back into line breaks); any
+ * other control character is written as an escape, so that a name from a document cannot colour or rewrite the log.
+ */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return printable(text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 }
 
 /** Property values additionally end at ":" and ",". */

@@ -109,5 +109,9 @@ describe("oscal-validate and hostile inputs", () => {
     const walked = run(["--verbose", "--format", "github", "."], { cwd });
     expect(walked.stderr).toContain("skipped skipped\\n::error::\\u001b[2J.json: not an OSCAL document");
     expect(walked.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    // The github format keeps its own escapes of line breaks (%0A) and escapes every other control character.
+    const annotations = run(["--format", "github", name], { cwd }).stdout;
+    expect(annotations).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(annotations).toContain("evil%0A::error::member\\u001b]0;title\\u0007");
   });
 });

@@ -163,7 +163,7 @@ describe("oscal-validate --constraints", () => {
     expect(usage("--documents", fedrampDir)).toContain("--documents is read by rule pack constraints and works only with --level full");
     expect(usage("--level", "full", "--documents", exampleSsp)).toContain("--documents must name a directory");
     expect(usage("--level", "full", "--document", "profile.xml")).toContain('--document must be HREF=FILE; got "profile.xml"');
-    expect(usage("--level", "full", "--document", "profile.xml=/nonexistent/profile.json")).toContain("--document: cannot read the document /nonexistent/profile.json: ENOENT");
+    expect(usage("--level", "full", "--document", "profile.xml=/nonexistent/profile.json")).toContain("--document: cannot read the document: File not found: /nonexistent/profile.json");
     const notJson = put(tempDir("not-json"), "profile.json", "profile:");
     expect(usage("--level", "full", "--document", `profile.xml=${notJson}`)).toContain(`--document: the document ${notJson} cannot be used: ERR_INVALID_JSON: Not well-formed JSON`);
     expect(usage("--level", "full", "--now", "2026-01-01")).toContain("--now must be a date-time with a timezone");
