@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { fileLoader, resolveProfile, type ResolveResult } from "../runtime/index.js";
+import { controlEntries } from "../runtime/resolve/select.js";
 import { corpusDir } from "../test/helpers/corpus.js";
 import { decodeAndParse } from "./subjects.js";
 import { CLOCK, goalLine, measureInterleaved, type Timing } from "./timing.js";
@@ -21,9 +22,7 @@ const GOAL = 3;
 
 function controlsOf(result: ResolveResult): number {
   if (result.kind !== "catalog") throw new Error(`the benchmark's profile does not resolve: ${result.error.detail}`);
-  const count = (controls: { controls?: unknown[] }[] = []): number => controls.reduce((sum, control) => sum + 1 + count(control.controls as never), 0);
-  const groups = (list: { controls?: unknown[]; groups?: unknown[] }[] = []): number => list.reduce((sum, group) => sum + count(group.controls as never) + groups(group.groups as never), 0);
-  return count(result.document.catalog.controls as never) + groups(result.document.catalog.groups as never);
+  return controlEntries(result.document.catalog as never).length;
 }
 
 const catalogBytes = new Uint8Array(readFileSync(CATALOG));

@@ -72,7 +72,6 @@ export function createRedisRateLimiter(connection: RedisConnection, keyPrefix: s
   };
 }
 
-
 /** The server's clock minus this process's, in milliseconds, taken at the midpoint of one TIME round trip. */
 async function measureClockOffset(redis: Redis): Promise<number> {
   const sentMs = Date.now();

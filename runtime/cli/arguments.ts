@@ -16,8 +16,6 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const RULES_FORMATS = ["text", "json"] as const;
 export type RulesFormat = (typeof RULES_FORMATS)[number];
 
-/** Where SARIF rules and the tool record link to: the service's documentation pages. */
-
 export interface ValidateCommand {
   command: "validate";
   inputs: string[];
@@ -143,7 +141,8 @@ function joinNegativeValues(args: readonly string[]): string[] {
     if (args[i] === "--") return [...joined, ...args.slice(i)];
     const value = args[i + 1];
     if (NUMERIC_OPTIONS.has(args[i]!) && value !== undefined && /^-\d/.test(value)) {
-      joined.push(`${args[i]}=${value}`);
+      // parseArgs takes `--jobs=-2`, and a short option's value written right after it: `-j-2` (`-j=-2` would be "=-2").
+      joined.push(args[i]!.startsWith("--") ? `${args[i]}=${value}` : `${args[i]}${value}`);
       i++;
     } else joined.push(args[i]!);
   }

@@ -2,11 +2,12 @@
 // command line, never the network. Each thread reads a file the first time a constraint asks for it and keeps it for
 // the run: as cheap as handing a parsed copy to every worker (structured clone costs what parsing does), and a file
 // that no document refers to is never read.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { parseBody } from "../core/body.js";
 import { parseYamlBytes } from "../core/yaml.js";
+import { fileInside } from "../resolve/file-loader.js";
 import { asFileDetail, inputFormatOf } from "./input-format.js";
 import { describeFailure } from "./read-file.js";
 
@@ -38,26 +39,13 @@ export function readDocument(file: string): unknown {
   return parsed.document;
 }
 
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
-}
-
 /**
  * The file inside `dir` an href names, or undefined: a URL of another scheme than file:, a path that leaves `dir`
  * (by `..`, as an absolute path or through a symbolic link) and a file that does not exist are not available.
  */
 export function fileInDirectory(dir: string, href: string): string | undefined {
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(href) && !/^file:/i.test(href)) return undefined;
-  let file: string;
-  try {
-    file = fileURLToPath(new URL(href, pathToFileURL(`${dir}${path.sep}`)));
-  } catch {
-    return undefined;
-  }
-  if (!isInside(dir, file) || !statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
-  const real = realpathSync(file);
-  return isInside(dir, real) ? real : undefined;
+  const found = fileInside(dir, href, pathToFileURL(`${dir}${path.sep}`).href);
+  return "file" in found ? found.file : undefined;
 }
 
 /** The `documents` option of the core for these settings: undefined means "not available". */

@@ -173,10 +173,3 @@ export interface Sniffer {
 export function oscalSniffer(format: InputFormat): Sniffer {
   return format === "yaml" ? new YamlSniffer() : new JsonSniffer();
 }
-
-/** Whether `bytes`, a whole text, is an OSCAL document by the sniffers' rule. */
-export function looksLikeOscal(bytes: Uint8Array, format: InputFormat): boolean {
-  const sniffer = oscalSniffer(format);
-  sniffer.feed(bytes);
-  return sniffer.end() === "oscal";
-}

@@ -33,7 +33,7 @@ const UNITS = [
 ] as const;
 
 /** `256 MiB`, `1.5 GiB`, `100 bytes`: sizes as a person reads them. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   for (const [unit, size] of UNITS) if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
   return `${bytes} byte${bytes === 1 ? "" : "s"}`;
 }
@@ -127,11 +127,11 @@ function isOscal(descriptor: number, size: number, format: InputFormat, headOnly
 }
 
 /**
- * A regular file's bytes. Where the core's memory cannot take a JSON file, for YAML, and for a file whose size changed
- * since it was measured, the bytes are read the plain way, still up to the bound.
+ * A regular file's bytes, read at once into a buffer of its size (for JSON, in the core's memory where it can take
+ * them). For a file whose size changed since it was measured, the bytes are read the plain way, still up to the bound.
  */
 function readRegular(descriptor: number, size: number, format: InputFormat, maxBytes: number, name: string): Uint8Array {
-  const buffer = format === "json" && size > 0 ? documentBuffer(size) : undefined;
+  const buffer = size === 0 ? undefined : ((format === "json" ? documentBuffer(size) : undefined) ?? Buffer.allocUnsafe(size));
   // Positional reads leave the descriptor at the start, for the plain read.
   if (buffer !== undefined && readAt(descriptor, buffer, 0) === buffer.length && readAt(descriptor, new Uint8Array(1), buffer.length) === 0) return buffer;
   return readBounded(descriptor, maxBytes, name);

@@ -11,7 +11,7 @@ const GREEN = 32;
 const YELLOW = 33;
 
 /** Why a report is not complete, from what it says: its version, its findings. */
-export function incompleteCause(report: ValidationReport): string {
+function incompleteCause(report: ValidationReport): string {
   const causes: string[] = [];
   if (report.oscalVersion === "unknown") causes.push("the document declares no oscal-version");
   else if (!PUBLISHED_OSCAL_VERSIONS.has(report.oscalVersion)) causes.push(`oscal-version "${report.oscalVersion}" is not a published OSCAL release`);

@@ -27,10 +27,12 @@ const BYTES_PER_EXTRA_THREAD = 128 * 1024 * 1024;
  * start-up), nor than `requested` (--jobs) or the files. One thread validates in-process, with no worker at all.
  */
 export function threadCount(files: readonly string[], requested: number | undefined): number {
-  const bytes = files.reduce((sum, file) => sum + sizeOf(file), 0);
-  const worthStarting = 1 + Math.floor(bytes / BYTES_PER_EXTRA_THREAD);
   const idleCores = Math.round(availableParallelism() - loadavg()[0]!);
-  return Math.max(1, Math.min(requested ?? availableParallelism(), worthStarting, idleCores, files.length));
+  const most = Math.min(requested ?? availableParallelism(), idleCores, files.length);
+  // The files are measured only when more than one thread could run.
+  if (most <= 1) return 1;
+  const bytes = files.reduce((sum, file) => sum + sizeOf(file), 0);
+  return Math.min(most, 1 + Math.floor(bytes / BYTES_PER_EXTRA_THREAD));
 }
 
 /** A file that cannot be measured counts for nothing here; reading it will say why. */

@@ -2,7 +2,7 @@
 // does not take... NIST's patterns pack every rule into one regular expression, whose failure alone only says "not a
 // date and time"; a value with a perfectly good time zone and the year 0001 deserves to hear that the year is the
 // problem (the patterns take years 1900 to 2999 only). Each explanation is asked for only once the pattern has failed,
-// reads the value once (linear in its length, as a hostile value may be long) and quotes at most a short excerpt. When
+// takes time linear in the value's length (a hostile value may be long) and quotes at most a short excerpt. When
 // no single part is at fault it answers undefined and the message stays the datatype's general one.
 import { excerpt } from "./issue-bounds.js";
 

@@ -36,6 +36,6 @@ export function declaredOscalVersion(document: unknown, model: Model): string {
   return version.length > MAX_VERSION_LENGTH ? `${version.slice(0, MAX_VERSION_LENGTH)}…` : version;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

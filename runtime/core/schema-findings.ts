@@ -3,6 +3,7 @@
 import type { CollectingValidators, SchemaError } from "#generated/models.js";
 import type { ValidationIssue, Model } from "./report.js";
 import { describeSchemaError } from "./schema-messages.js";
+import { isRecord } from "./model.js";
 import { releaseChangeBehind } from "./release-notes.js";
 import { escapeToken, unescapeToken } from "./json-pointer.js";
 
@@ -109,12 +110,12 @@ function splitIntoBranches(document: unknown, errors: readonly SchemaError[], al
  * content, an empty array or object counting for less than one with content: a catalog group with groups and an empty
  * `controls` array meant the groups form, whatever its groups' own errors. Then, and between other schemas, the branch
  * with the fewest complaints about the value's own shape (errors at its path), then the fewest errors. In the chosen
- * branch, a member it does not allow but another branch does is reported as the clash it is (see clashingMember).
+ * branch, a member it does not allow but another branch does is reported as the clash it is (see withClash).
  */
 function closestBranch(document: unknown, runs: readonly BranchRun[], alternative: SchemaError): SchemaError[] {
   const shapes = alternative.params.branchShapes as BranchShape[] | undefined;
   const value = shapes === undefined ? undefined : valueAt(document, alternative.instancePath);
-  const members = isObject(value) ? value : undefined;
+  const members = isRecord(value) ? value : undefined;
   const errorScore = (run: BranchRun) => run.errors.filter((error) => error.instancePath === alternative.instancePath).length * 1_000_000 + run.errors.length;
   const intentScore = (index: number) => (members === undefined ? 0 : formIntent(shapes!, index, members));
   let best = 0;
@@ -159,7 +160,7 @@ function formIntent(shapes: readonly BranchShape[], index: number, members: Reco
 /** Whether a member's value holds something: not an empty array, object or string. */
 function hasContent(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
-  if (isObject(value)) return Object.keys(value).length > 0;
+  if (isRecord(value)) return Object.keys(value).length > 0;
   return value !== "";
 }
 
@@ -174,10 +175,6 @@ function withClash(error: SchemaError, at: string, shapes: readonly BranchShape[
   if (!shapes.some((shape) => shape.declares.includes(member))) return error;
   const own = shapes[chosen]!.declares.filter((name) => name in members && !shapes.every((shape) => shape.declares.includes(name)));
   return { ...error, params: { ...error.params, clashesWith: own, memberIsEmpty: !hasContent(members[member]) } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function valueAt(root: unknown, pointer: string): unknown {

@@ -9,7 +9,7 @@ import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } fro
 import * as primitives from "./primitives.js";
 import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, type Evaluator } from "./primitives.js";
 
-export type { DefinitionRow, PackRule } from "#generated/packs/index.js";
+export type { PackRule } from "#generated/packs/index.js";
 
 /** Every primitive a pack's generated code calls: the build fails to type-check when one is missing here. */
 const PRIMITIVES: Record<PrimitiveName, unknown> & typeof primitives = primitives;
@@ -80,6 +80,11 @@ export function packProgram(module: PackModule): PackProgram {
 
 /** Documents a constraint may load (`doc()`): href → parsed JSON, or a function answering undefined for "not available". */
 export type DocumentSource = Readonly<Record<string, unknown>> | ((href: string) => unknown);
+
+/** The document `documents` holds for `href`, or undefined. */
+export function documentFor(documents: DocumentSource, href: string): unknown {
+  return typeof documents === "function" ? documents(href) : Object.hasOwn(documents, href) ? documents[href] : undefined;
+}
 
 export interface PackRunOptions {
   /** Rule indexes to report on. */
@@ -238,7 +243,7 @@ export class Run {
     if (documents === undefined) throw new NotEvaluated(`it needs the document "${excerpt(href)}" and no documents were supplied`);
     let view = this.documentViews.get(href);
     if (view === undefined) {
-      const document = typeof documents === "function" ? documents(href) : Object.prototype.hasOwnProperty.call(documents, href) ? documents[href] : undefined;
+      const document = documentFor(documents, href);
       view = document === undefined ? null : (viewOf(this.program, document) ?? null);
       this.documentViews.set(href, view);
     }

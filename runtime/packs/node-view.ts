@@ -1,10 +1,10 @@
 // The node view of the pack engine: a parsed OSCAL JSON document seen in the metaschema's XML-model names (flags,
 // fields, assemblies), built lazily, so that `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in
 // constraint files. Nodes know their RFC 6901 pointer and document order.
-import type { DefinitionRow, InstanceSpan, ViewDefinitions } from "#generated/packs/index.js";
+import type { InstanceSpan, ViewDefinitions } from "#generated/packs/index.js";
 import { escapeToken } from "../core/json-pointer.js";
 
-export type { DefinitionRow, ViewDefinitions };
+export type { ViewDefinitions };
 
 /** `compute` worked out once per key object and kept while the key lives. */
 function cachedPer<K extends object, V>(compute: (key: K) => V): (key: K) => V {

@@ -22,11 +22,30 @@ function isInside(dir: string, file: string): boolean {
 
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
+/**
+ * The file inside `dir` that `href` names, resolved against the uri `base`, or why there is none: a URL of another
+ * scheme than file:, a path that leaves `dir` (by `..`, as an absolute path or through a symbolic link), no such file.
+ */
+export function fileInside(dir: string, href: string, base: string): { file: string } | Unavailable {
+  if (HAS_SCHEME.test(href) && !/^file:/i.test(href)) return { unavailable: "it is not a local file and is not mapped to one (the network is never used)" };
+  let file: string;
+  try {
+    file = fileURLToPath(new URL(href, base));
+  } catch {
+    return { unavailable: "it does not name a local file" };
+  }
+  if (!isInside(dir, file)) return { unavailable: `it leaves the allowed directory ${dir}` };
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { unavailable: `there is no file ${file}` };
+  const real = realpathSync(file);
+  if (!isInside(dir, real)) return { unavailable: `it leaves the allowed directory ${dir} through a symbolic link` };
+  return { file: real };
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * A document's value. Resolution needs the value only: the strict pass (duplicate member names, excluded characters)
- * is validation's business. Text that is not JSON goes through the core's parser for a message with line and column.
+ * is validation's business. Text that is not JSON goes through the core's parser, which says why (its error code).
  */
 function parse(file: string, bytes: Uint8Array): { ok: true; document: unknown } | { ok: false; error: { code: string } } {
   if (/\.ya?ml$/i.test(file)) return parseYamlBytes(bytes);
@@ -55,18 +74,8 @@ export function fileLoader(settings: FileLoaderSettings): DocumentLoader {
   return {
     load(href, base) {
       if (Object.hasOwn(files, href)) return readDocumentFile(path.resolve(files[href]!));
-      if (HAS_SCHEME.test(href) && !/^file:/i.test(href)) return { unavailable: "it is not a local file and is not mapped to one (the network is never used)" };
-      let file: string;
-      try {
-        file = fileURLToPath(new URL(href, base));
-      } catch {
-        return { unavailable: "it does not name a local file" };
-      }
-      if (!isInside(allowedDir, file)) return { unavailable: `it leaves the allowed directory ${allowedDir}` };
-      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { unavailable: `there is no file ${file}` };
-      const real = realpathSync(file);
-      if (!isInside(allowedDir, real)) return { unavailable: `it leaves the allowed directory ${allowedDir} through a symbolic link` };
-      return readDocumentFile(real);
+      const found = fileInside(allowedDir, href, base);
+      return "file" in found ? readDocumentFile(found.file) : found;
     },
   };
 }

@@ -1,6 +1,7 @@
 // Profile resolution for the library, the CLI and the service: a parsed profile and a loader in, a catalog or an
 // error naming the import at fault out, never an exception for bad input.
 import type { CatalogDocument } from "#generated/models.js";
+import type { DocumentSource } from "../packs/engine.js";
 import { mapLoader, type DocumentLoader } from "./loader.js";
 import { resolveDocument, ResolutionError } from "./resolver.js";
 
@@ -13,7 +14,7 @@ export interface ResolveOptions {
    * back-matter resource): a map to parsed documents, or a function returning one (undefined: not available).
    * Nothing is fetched. Ignored when `loader` is given.
    */
-  documents?: Readonly<Record<string, unknown>> | ((href: string) => unknown);
+  documents?: DocumentSource;
   /** Where documents come from, for hrefs resolved against the importing document (see `fileLoader`). */
   loader?: DocumentLoader;
   /** The profile's own uri, which its relative hrefs resolve against and cycles are told by (default `profile`). */

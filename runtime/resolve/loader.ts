@@ -1,5 +1,6 @@
 // Where imported documents come from. The resolver never fetches anything: a loader answers for each href, and says
 // why when it will not (a file outside the allowed directory, an href nobody mapped, ...).
+import { documentFor, type DocumentSource } from "../packs/engine.js";
 
 /** A document a loader found. */
 export interface LoadedDocument {
@@ -23,10 +24,10 @@ export interface DocumentLoader {
  * A loader over documents the caller already holds, keyed by href exactly as the documents write it (what the
  * library's `documents` option takes, as `validate` does): no href is resolved against another.
  */
-export function mapLoader(documents: Readonly<Record<string, unknown>> | ((href: string) => unknown)): DocumentLoader {
+export function mapLoader(documents: DocumentSource): DocumentLoader {
   return {
     load(href) {
-      const document = typeof documents === "function" ? documents(href) : Object.hasOwn(documents, href) ? documents[href] : undefined;
+      const document = documentFor(documents, href);
       return document === undefined ? { unavailable: "no document is supplied for it" } : { uri: href, document };
     },
   };

@@ -49,6 +49,20 @@ export function ordered(object: Obj, order: readonly string[]): Obj {
   return result;
 }
 
+/** Puts `object`'s members in `order` (then the rest as they were), in place: others hold references to it. */
+export function reorderInPlace(object: Obj, order: readonly string[]): void {
+  const reordered = ordered(object, order);
+  for (const key of Object.keys(object)) delete object[key];
+  Object.assign(object, reordered);
+}
+
+/** Appends `value` to the list `map` holds for `key`. */
+export function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
 /** Canonical member orders of the catalog model (OSCAL 1.2.2 metaschema), for objects the resolver builds or edits. */
 export const CONTROL_ORDER = ["id", "class", "title", "params", "props", "links", "parts", "controls"] as const;
 export const GROUP_ORDER = ["id", "class", "title", "params", "props", "links", "parts", "groups", "controls"] as const;

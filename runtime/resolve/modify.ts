@@ -1,5 +1,5 @@
 // Modify phase: set-parameter and alter (add, remove) applied to the merged controls (spec "Modify Phase").
-import { CONTROL_ORDER, deepCopy, isObject, objects, ordered, PARAM_ORDER, setList, text, type Obj } from "./model.js";
+import { CONTROL_ORDER, deepCopy, isObject, objects, PARAM_ORDER, reorderInPlace, setList, text, type Obj } from "./model.js";
 
 const OSCAL_NS = "http://csrc.nist.gov/ns/oscal";
 
@@ -42,9 +42,7 @@ export function setParameter(param: Obj, directive: Obj): void {
     param[key] = deepCopy(directive[key]);
   }
   for (const key of APPENDED) if (Array.isArray(directive[key])) param[key] = [...objects(param[key]), ...deepCopy(objects(directive[key]))];
-  const reordered = ordered(param, PARAM_ORDER);
-  for (const key of Object.keys(param)) delete param[key];
-  Object.assign(param, reordered);
+  reorderInPlace(param, PARAM_ORDER);
 }
 
 function matchesRemove(location: Location, directive: Obj): boolean {
@@ -151,7 +149,5 @@ export function alterControl(control: Obj, alter: Obj, warn: (message: string) =
     }
     index.added(position === "before" || position === "after" ? addOutside(target, add, position === "before") : addInside(target.object, add, position === "starting"));
   }
-  const reordered = ordered(control, CONTROL_ORDER);
-  for (const key of Object.keys(control)) delete control[key];
-  Object.assign(control, reordered);
+  reorderInPlace(control, CONTROL_ORDER);
 }

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { OSCAL_RELEASE } from "../package-info.js";
 import type { DocumentLoader, LoadedDocument } from "./loader.js";
-import { CONTROL_ORDER, deepCopy, GROUP_ORDER, isObject, keptAlways, objects, ordered, setList, strings, text, type Obj } from "./model.js";
+import { addTo, CONTROL_ORDER, deepCopy, GROUP_ORDER, isObject, keptAlways, type Obj, objects, ordered, setList, strings, text } from "./model.js";
 import { alterControl, setParameter } from "./modify.js";
 import { controlEntries, globPattern, markIncluded, type ControlEntry } from "./select.js";
 
@@ -241,14 +241,14 @@ function modify(profile: Obj, structured: Structured, settings: ResolveSettings)
   const modifyDirective = isObject(profile.modify) ? profile.modify : {};
   const params = new Map<string, Obj[]>();
   const addParams = (list: unknown) => {
-    for (const param of objects(list)) if (typeof param.id === "string") params.set(param.id, [...(params.get(param.id) ?? []), param]);
+    for (const param of objects(list)) if (typeof param.id === "string") addTo(params, param.id, param);
   };
   addParams(structured.params);
   for (const group of allGroups(structured.groups)) addParams(group.params);
   const controls = new Map<string, Obj[]>();
   for (const control of structuredControls(structured)) {
     addParams(control.params);
-    if (typeof control.id === "string") controls.set(control.id, [...(controls.get(control.id) ?? []), control]);
+    if (typeof control.id === "string") addTo(controls, control.id, control);
   }
   // Every set-parameter applies, in the order given (req-modify-param-multi).
   for (const directive of objects(modifyDirective["set-parameters"])) {
@@ -331,7 +331,7 @@ function backMatterResources(sources: readonly Obj[], profile: Obj): Obj[] {
       byUuid.set(resource.uuid, resource);
     }
   }
-  return [...byUuid.values()].map(deepCopy);
+  return [...byUuid.values()];
 }
 
 /** The ids the modify section names: what it sets or alters is never pruned (req-prune-modify). */
@@ -350,7 +350,8 @@ function finish(profile: Obj, structured: Structured, sources: readonly Obj[], c
   referencesIn(structured.controls, references);
   referencesIn(structured.groups, references);
   const params = pruned(structured.params, (param) => param.id, references);
-  const resources = pruned(backMatterResources(sources, profile), (resource) => resource.uuid, references);
+  // Copied once pruned: most resources of a baseline's catalog are dropped.
+  const resources = pruned(backMatterResources(sources, profile), (resource) => resource.uuid, references).map(deepCopy);
   setList(catalog, "params", params);
   setList(catalog, "controls", structured.controls);
   setList(catalog, "groups", structured.groups);

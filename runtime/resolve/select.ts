@@ -1,5 +1,5 @@
 // Import phase: which controls of one imported catalog an import includes (spec "Including Controls").
-import { objects, strings, text, type Obj } from "./model.js";
+import { addTo, type Obj, objects, strings, text } from "./model.js";
 
 /** A control of an imported catalog, where it sits, and whether the import includes it. */
 export interface ControlEntry {
@@ -75,7 +75,7 @@ function selectedBy(selector: Obj, entries: readonly ControlEntry[], byId: Reado
  */
 export function markIncluded(importDirective: Obj, entries: readonly ControlEntry[]): string[] {
   const byId = new Map<string, ControlEntry[]>();
-  for (const entry of entries) if (entry.id !== undefined) byId.set(entry.id, [...(byId.get(entry.id) ?? []), entry]);
+  for (const entry of entries) if (entry.id !== undefined) addTo(byId, entry.id, entry);
   const missing: string[] = [];
   if (importDirective["include-all"] !== undefined) for (const entry of entries) entry.included = true;
   for (const selector of objects(importDirective["include-controls"])) {

@@ -124,6 +124,7 @@ describe("oscal-validate's messages", () => {
     expect(issues.status).toBe(2);
     expect(issues.stderr).toContain('--max-issues must be a whole number of at least 0; got "-1"');
     expect(run(["--jobs", "-2", "oscal/catalog.json"], { cwd: root }).stderr).toContain('--jobs must be a whole number of at least 1; got "-2"');
+    expect(run(["-j", "-2", "oscal/catalog.json"], { cwd: root }).stderr).toContain('--jobs must be a whole number of at least 1; got "-2"');
     expect(run(["--max-issues", "0", "oscal/drafts/invalid.json"], { cwd: root }).stdout).toContain("1 finding (first 0 shown: --max-issues)");
   });
 

@@ -127,26 +127,31 @@ describe("generated rule-pack code", () => {
     // Ten components; each prop's value names a component's uuid, or none (every third).
     const components = Array.from({ length: 10 }, (_, i) => ({ uuid: `c${i}`, type: "x", props: [{ name: "a", value: i % 3 === 0 ? "none" : `c${(i + 1) % 10}` }] }));
     const document = { "system-security-plan": { uuid: "s", components } };
-    const tests = (wrap: (test: string) => string) => [
-      `some $u in ../../component/@uuid satisfies ${wrap("$u = @value")}`,
-      `every $u in ../../component/@uuid satisfies ${wrap("@value != $u")}`,
-      "../../component/@uuid = @value",
-      "exists(../../component[@uuid = $target])",
-    ];
-    // `and true()` keeps each quantifier from being read as a test of E's atoms against S's: every pair is compared.
-    const written = (wrap: (test: string) => string): SourcePack => ({
+    // Each rule as the hashed forms take it, and written so that every pair is compared (`and true()` keeps a test
+    // from being read as E's atoms against S's, and the general comparison and the filter are spelled out as a `some`
+    // and a filter no index serves).
+    const tests = (pairwise: boolean) => {
+      const wrap = (test: string): string => (pairwise ? `(${test} and true())` : test);
+      return [
+        `some $u in ../../component/@uuid satisfies ${wrap("$u = @value")}`,
+        `every $u in ../../component/@uuid satisfies ${wrap("@value != $u")}`,
+        pairwise ? `some $u in ../../component/@uuid satisfies ${wrap("$u = @value")}` : "../../component/@uuid = @value",
+        `exists(../../component[${wrap("@uuid = $target")}])`,
+      ];
+    };
+    const written = (pairwise: boolean): SourcePack => ({
       ...pack([]),
-      rules: tests(wrap).map((_, i) => rule(i, "expect")),
+      rules: tests(pairwise).map((_, i) => rule(i, "expect")),
       contexts: [
         {
           targets: [parseMetapath("//component/prop")],
           lets: [{ name: "target", expr: parseMetapath("@value") }],
-          constraints: tests(wrap).map((test, i) => ({ rule: i, kind: "expect" as const, target: parseMetapath("."), test: parseMetapath(test) })),
+          constraints: tests(pairwise).map((test, i) => ({ rule: i, kind: "expect" as const, target: parseMetapath("."), test: parseMetapath(test) })),
         },
       ],
     });
-    const hashed = run(written((test) => test), document);
-    const pairwise = run(written((test) => `(${test} and true())`), document);
+    const hashed = run(written(false), document);
+    const pairwise = run(written(true), document);
     expect(hashed.text).toMatch(/quantifiedEquality\(true,[^]*quantifiedEquality\(false,/);
     expect(pairwise.text).not.toMatch(/quantifiedEquality\(/);
     expect(hashed.results).toEqual(pairwise.results);

@@ -3,11 +3,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "../../compiler/paths.js";
+import { corpusDir } from "../helpers/corpus.js";
 import { fileLoader, resolveProfile, type CatalogDocument, type ResolutionFailure, type ResolveResult } from "../../runtime/index.js";
 
 export const EXAMPLES = path.join(repoRoot, "../shared/profile-resolution/examples");
-export const CORPUS = path.join(repoRoot, "../shared/corpus");
-export const FEDRAMP = path.join(repoRoot, "../shared/fedramp");
+export const CORPUS = corpusDir();
+export { fedrampDir as FEDRAMP } from "../packs/fedramp-harness.js";
 export const SP800_53_REV5 = path.join(CORPUS, "catalog/nist-sp800-53-rev5.0.1-catalog-2021.json");
 
 export interface ResolutionCase {

@@ -45,8 +45,8 @@ export interface SourcePack {
  * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "FALSE", "NotEvaluated", "TRUE", "XNode", "atomOf", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
-  "compareGeneral", "compareValues", "comparisonsMade", "concat", "countOf", "descendantStep", "descendantsStep", "effectiveBoolean", "flagIs",
+  "ChildNames", "FALSE", "TRUE", "XNode", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
+  "compareGeneral", "compareValues", "concat", "countOf", "descendantStep", "descendantsStep", "effectiveBoolean", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "literalValue", "logical", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep",
   "mergeEntries", "mergeMaps", "normalize", "parentStep", "path", "quantified", "quantifiedEquality", "rootStep", "selfStep", "variable",
 ] as const;
@@ -61,7 +61,7 @@ const NEXT_LINE = Code.verbatim(",\n");
 const object = (entries: [string, Code | undefined][]): Code => code`{ ${joinCode(entries.map(([key, value]) => code`${name(key)}: ${value ?? UNDEFINED}`))} }`;
 
 /** An array literal of code items. */
-const array = (items: readonly Code[], separator?: Code): Code => code`[${joinCode(items, separator)}]`;
+const array = (items: readonly Code[]): Code => code`[${joinCode(items)}]`;
 
 /**
  * A let selecting flags (`by-component/@component-uuid`) that is only ever compared (`@uuid = $component-uuid`) is

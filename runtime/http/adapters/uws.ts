@@ -88,7 +88,7 @@ function streamBody(res: Uws.HttpResponse, body: string | Uint8Array, state: Res
  * The peer's address in the text form uWS gives (dotted IPv4; IPv6 as eight groups of four hex digits), formatted here
  * from the binary form, which uWS makes faster than its own text.
  */
-export function formatAddress(bytes: Uint8Array): string {
+function formatAddress(bytes: Uint8Array): string {
   if (bytes.length === 4) return `${bytes[0]}.${bytes[1]}.${bytes[2]}.${bytes[3]}`;
   let text = "";
   for (let i = 0; i < bytes.length; i += 2) text += (i === 0 ? "" : ":") + ((bytes[i]! << 8) | bytes[i + 1]!).toString(16).padStart(4, "0");
@@ -139,17 +139,18 @@ export class UwsServer implements TransportServer {
         remoteAddress: () => formatAddress(new Uint8Array(res.getRemoteAddress())),
       });
       const state: ResponseState = { aborted: false };
+      /** An answer written after the handler returned: only while the connection is still there. */
+      const answerLater = (response: OutgoingResponse): void => {
+        if (state.aborted) return response.onSettled?.();
+        res.cork(() => writeResponse(res, response, head, state, limits.responseStallMs));
+      };
       if (exchange.kind === "respond" && exchange.response.closeConnection) {
         // uWS parses the bytes that follow a request answered inside its handler, even after "Connection: close", and
         // runs them as the next request (a smuggling primitive behind a proxy that reuses connections). An answer still
         // pending when they are parsed makes uWS drop the connection instead; a client that sent nothing more gets the
         // answer, then the close.
         res.onAborted(() => aborted(state));
-        const response = exchange.response;
-        setImmediate(() => {
-          if (state.aborted) return response.onSettled?.();
-          res.cork(() => writeResponse(res, response, head, state, limits.responseStallMs));
-        });
+        setImmediate(answerLater, exchange.response);
         return;
       }
       if (exchange.kind === "respond") {
@@ -171,10 +172,7 @@ export class UwsServer implements TransportServer {
       }
       // An answer given before the whole body arrived (a 413, a refused key) keeps the connection: uWS discards the
       // rest of the body without buffering it, and closing instead would reset the connection under the answer.
-      sink.response.then((response) => {
-        if (state.aborted) return response.onSettled?.();
-        res.cork(() => writeResponse(res, response, head, state, limits.responseStallMs));
-      });
+      sink.response.then(answerLater);
     });
   }
 

@@ -1,7 +1,7 @@
 // golden: expect
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, NotEvaluated, TRUE, XNode, atomOf, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, comparisonsMade, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
 var k4 = ["a"];
 var e3 = flagIs("=", k4, "name");
 var k5 = new ChildNames(["prop"]);

@@ -1,7 +1,7 @@
 // golden: matches
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, NotEvaluated, TRUE, XNode, atomOf, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, comparisonsMade, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
 var k1 = flagStep("value");
 var e0 = path(false, false, [{ step: k1, ordered: true, predicates: [] }]);
 function w4(node, sites, wanted, live) {
