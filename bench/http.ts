@@ -5,6 +5,8 @@
 // - the small document at concurrency 64 over uWebSockets.js at least 0.5x the bare handler (the service as deployed
 //   behind its proxy: TRUST_PROXY=1, each request carrying the X-Forwarded-For line the proxy adds; and, for reference,
 //   without a proxy);
+//   The bare handler answering the validation core's report (no access control, rate limit, memory budget or
+//   contract headers) is measured too: the floor of any service that validates on the HTTP thread;
 // - the SSP template at level=schema at concurrency 8 at least 1.6x the service's own concurrency-1 figure (WORKERS=2).
 // The load generator is wrk (one thread) when it is installed, else autocannon, which costs more CPU per request than
 // the service and so measures itself. Rate limits are raised by settings.
@@ -114,15 +116,18 @@ async function record(subject: string, payload: string, load: Load): Promise<Row
   return row;
 }
 
-async function bareBaseline(): Promise<Row> {
+/** A bare handler (bench/bare-uws.cjs), plain or answering the validation core's report of each body. */
+async function bareHandler(validating: boolean): Promise<Row> {
   const port = 19_000 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [path.join(repoRoot, "bench/bare-uws.cjs"), String(port)], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const args = [path.join(repoRoot, "bench/bare-uws.cjs"), String(port), ...(validating ? ["validate"] : [])];
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once("data", () => resolve());
     child.once("exit", (code) => reject(new Error(`the bare handler exited with ${code}`)));
   });
   try {
-    return await record("bare uWebSockets.js handler", "small document", { url: `http://127.0.0.1:${port}${VALIDATE}`, body: smallDocument, headers: json, connections: 64, seconds });
+    const subject = validating ? "bare uWebSockets.js handler + validation core" : "bare uWebSockets.js handler";
+    return await record(subject, "small document", { url: `http://127.0.0.1:${port}${VALIDATE}`, body: smallDocument, headers: json, connections: 64, seconds });
   } finally {
     child.kill();
   }
@@ -139,7 +144,8 @@ async function withService<T>(transport: TransportName, env: Record<string, stri
   }
 }
 
-const bare = await bareBaseline();
+const bare = await bareHandler(false);
+const floor = await bareHandler(true);
 const proxiedSmall = await withService("uws", { TRUST_PROXY: "1" }, (url) =>
   record("service, uws behind its proxy", "small document", { url, body: smallDocument, headers: proxied, connections: 64, seconds }),
 );
@@ -165,5 +171,6 @@ process.stdout.write(`${[format(header), format(widths.map((width) => "-".repeat
 
 const goal = (name: string, ratio: number, target: number): string => `${name}: ${ratio.toFixed(2)}x (goal at least ${target}x) ${ratio >= target ? "met" : "NOT met"}`;
 process.stdout.write(`${goal("small document, c=64, uws behind its proxy / bare uWebSockets.js", proxiedSmall.rps / bare.rps, 0.5)}\n`);
+process.stdout.write(`floor: the bare handler answering the validation core's report / bare: ${(floor.rps / bare.rps).toFixed(2)}x\n`);
 process.stdout.write(`reference: small document, c=64, uws without a proxy / bare: ${(sspScaling.direct.rps / bare.rps).toFixed(2)}x; node / bare: ${(nodeSmall.rps / bare.rps).toFixed(2)}x\n`);
 process.stdout.write(`${goal("SSP template, schema, c=8 / c=1 (WORKERS=2)", sspScaling.ssp[1]!.rps / sspScaling.ssp[0]!.rps, 1.6)}\n`);
