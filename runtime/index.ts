@@ -31,7 +31,7 @@ export type {
 } from "#generated/models.js";
 export { PACKAGE_VERSION, OSCAL_RELEASE, MANIFEST_SHA256 } from "./package-info.js";
 export { resolveProfile, fileLoader } from "./resolve/index.js";
-export type { ResolveOptions, ResolveResult, ResolutionFailure, DocumentLoader, LoadedDocument, Unavailable, FileLoaderSettings } from "./resolve/index.js";
+export type { ResolveOptions, ResolveResult, ResolutionFailure, ResolutionFault, DocumentLoader, LoadedDocument, Unavailable, FileLoaderSettings } from "./resolve/index.js";
 
 /** Bytes (UTF-8, a leading byte-order mark allowed), text, or an already-parsed JSON value. */
 export type ValidateInput = Uint8Array | string | object | number | boolean | null;

@@ -20,25 +20,43 @@ function isInside(dir: string, file: string): boolean {
   return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
 }
 
-const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+export const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** Why `fileInside` names no file; the caller words it (the CLI names its directory, the service never does). */
+export type Refusal = "not-local" | "not-a-file" | "leaves" | "leaves-by-link" | "missing";
 
 /**
  * The file inside `dir` that `href` names, resolved against the uri `base`, or why there is none: a URL of another
  * scheme than file:, a path that leaves `dir` (by `..`, as an absolute path or through a symbolic link), no such file.
  */
-export function fileInside(dir: string, href: string, base: string): { file: string } | Unavailable {
-  if (HAS_SCHEME.test(href) && !/^file:/i.test(href)) return { unavailable: "it is not a local file and is not mapped to one (the network is never used)" };
+export function fileInside(dir: string, href: string, base: string): { file: string } | { refused: Refusal; path?: string } {
+  if (HAS_SCHEME.test(href) && !/^file:/i.test(href)) return { refused: "not-local" };
   let file: string;
   try {
     file = fileURLToPath(new URL(href, base));
   } catch {
-    return { unavailable: "it does not name a local file" };
+    return { refused: "not-a-file" };
   }
-  if (!isInside(dir, file)) return { unavailable: `it leaves the allowed directory ${dir}` };
-  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { unavailable: `there is no file ${file}` };
+  if (!isInside(dir, file)) return { refused: "leaves" };
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { refused: "missing", path: file };
   const real = realpathSync(file);
-  if (!isInside(dir, real)) return { unavailable: `it leaves the allowed directory ${dir} through a symbolic link` };
+  if (!isInside(dir, real)) return { refused: "leaves-by-link" };
   return { file: real };
+}
+
+function refusalMessage(found: { refused: Refusal; path?: string }, dir: string): string {
+  switch (found.refused) {
+    case "not-local":
+      return "it is not a local file and is not mapped to one (the network is never used)";
+    case "not-a-file":
+      return "it does not name a local file";
+    case "leaves":
+      return `it leaves the allowed directory ${dir}`;
+    case "leaves-by-link":
+      return `it leaves the allowed directory ${dir} through a symbolic link`;
+    case "missing":
+      return `there is no file ${found.path}`;
+  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -47,7 +65,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * A document's value. Resolution needs the value only: the strict pass (duplicate member names, excluded characters)
  * is validation's business. Text that is not JSON goes through the core's parser, which says why (its error code).
  */
-function parse(file: string, bytes: Uint8Array): { ok: true; document: unknown } | { ok: false; error: { code: string } } {
+export function parseDocumentBytes(file: string, bytes: Uint8Array): { ok: true; document: unknown } | { ok: false; error: { code: string } } {
   if (/\.ya?ml$/i.test(file)) return parseYamlBytes(bytes);
   try {
     return { ok: true, document: JSON.parse(utf8.decode(bytes)) };
@@ -64,7 +82,7 @@ export function readDocumentFile(file: string): LoadedDocument | Unavailable {
   } catch (error) {
     return { unavailable: `the file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? "read error"})` };
   }
-  const parsed = parse(file, bytes);
+  const parsed = parseDocumentBytes(file, bytes);
   return parsed.ok ? { uri: pathToFileURL(file).href, document: parsed.document } : { unavailable: `the file ${file} is not a JSON or YAML document (${parsed.error.code})` };
 }
 
@@ -75,7 +93,7 @@ export function fileLoader(settings: FileLoaderSettings): DocumentLoader {
     load(href, base) {
       if (Object.hasOwn(files, href)) return readDocumentFile(path.resolve(files[href]!));
       const found = fileInside(allowedDir, href, base);
-      return "file" in found ? readDocumentFile(found.file) : found;
+      return "refused" in found ? { unavailable: refusalMessage(found, allowedDir) } : readDocumentFile(found.file);
     },
   };
 }

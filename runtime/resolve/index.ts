@@ -3,9 +3,10 @@
 import type { CatalogDocument } from "#generated/models.js";
 import type { DocumentSource } from "../packs/engine.js";
 import { mapLoader, type DocumentLoader } from "./loader.js";
-import { resolveDocument, ResolutionError } from "./resolver.js";
+import { resolveDocument, ResolutionError, type ResolutionFault } from "./resolver.js";
 
 export type { DocumentLoader, LoadedDocument, Unavailable } from "./loader.js";
+export type { ResolutionFault } from "./resolver.js";
 export { fileLoader, type FileLoaderSettings } from "./file-loader.js";
 
 export interface ResolveOptions {
@@ -31,6 +32,8 @@ export interface ResolutionFailure {
   detail: string;
   /** The profile, then each href followed down to the import at fault. */
   chain: string[];
+  /** What kind of fault: a document that cannot be had, a circular import, an import of neither profile nor catalog, ... */
+  fault: ResolutionFault;
 }
 
 export type ResolveResult =
@@ -56,7 +59,7 @@ export function resolveProfile(profile: unknown, options: ResolveOptions = {}): 
     // Built to the catalog model; a catalog whose controls repeat an id (combine keep) is still returned, as the spec asks.
     return { kind: "catalog", document: document as unknown as CatalogDocument, warnings };
   } catch (error) {
-    if (error instanceof ResolutionError) return { kind: "error", error: { code: "ERR_RESOLUTION", detail: error.message, chain: [...error.chain] } };
+    if (error instanceof ResolutionError) return { kind: "error", error: { code: "ERR_RESOLUTION", detail: error.message, chain: [...error.chain], fault: error.fault } };
     throw error;
   }
 }

@@ -8,11 +8,15 @@ import { addTo, CONTROL_ORDER, deepCopy, GROUP_ORDER, isObject, keptAlways, type
 import { alterControl, setParameter } from "./modify.js";
 import { controlEntries, globPattern, markIncluded, type ControlEntry } from "./select.js";
 
+/** What kind of fault stops a resolution: callers answer a document that cannot be had differently from a bad profile. */
+export type ResolutionFault = "document-unavailable" | "circular-import" | "not-profile-or-catalog" | "unknown-controls" | "invalid-profile";
+
 /** Why a profile cannot be resolved; `chain` is the hrefs from the profile to the import at fault. */
 export class ResolutionError extends Error {
   constructor(
     message: string,
     readonly chain: readonly string[],
+    readonly fault: ResolutionFault,
   ) {
     super(message);
   }
@@ -46,8 +50,8 @@ interface Context {
 
 const STRUCTURES = ["flat", "as-is", "custom"] as const;
 
-function fail(context: Context, message: string): never {
-  throw new ResolutionError(`${context.chain.join(" -> ")}: ${message}`, context.chain);
+function fail(context: Context, message: string, fault: ResolutionFault = "invalid-profile"): never {
+  throw new ResolutionError(`${context.chain.join(" -> ")}: ${message}`, context.chain, fault);
 }
 
 /** The document an import's href names: a file or URI through the loader, or (`#uuid`) a back-matter resource. */
@@ -55,7 +59,7 @@ function acquire(href: string, profile: Obj, context: Context): LoadedDocument {
   const { loader } = context.settings;
   if (!href.startsWith("#")) {
     const loaded = loader.load(href, context.uri);
-    return "unavailable" in loaded ? fail(context, `the document cannot be had: ${loaded.unavailable}`) : loaded;
+    return "unavailable" in loaded ? fail(context, `the document cannot be had: ${loaded.unavailable}`, "document-unavailable") : loaded;
   }
   const uuid = href.slice(1);
   const resource = objects(isObject(profile["back-matter"]) ? profile["back-matter"].resources : undefined).find((candidate) => candidate.uuid === uuid);
@@ -77,7 +81,7 @@ function acquire(href: string, profile: Obj, context: Context): LoadedDocument {
       reasons.push("its base64 content is not a JSON document");
     }
   }
-  return fail(context, `the resource ${uuid} cannot be had: ${reasons.length === 0 ? "it has neither an rlink nor a base64" : reasons.join("; ")}`);
+  return fail(context, `the resource ${uuid} cannot be had: ${reasons.length === 0 ? "it has neither an rlink nor a base64" : reasons.join("; ")}`, "document-unavailable");
 }
 
 /** The catalog an import brings: the catalog itself, or the imported profile resolved first (req-circular-resolve). */
@@ -88,15 +92,15 @@ function importedCatalog(importDirective: Obj, profile: Obj, context: Context): 
   const loaded = acquire(href, profile, inner);
   const document = loaded.document;
   if (isObject(document) && isObject(document.catalog)) return document.catalog;
-  if (!isObject(document) || !isObject(document.profile)) fail(inner, "the document is neither an OSCAL profile nor an OSCAL catalog");
-  if (context.active.includes(loaded.uri)) fail(inner, "circular import: the profile imports itself through this chain");
+  if (!isObject(document) || !isObject(document.profile)) fail(inner, "the document is neither an OSCAL profile nor an OSCAL catalog", "not-profile-or-catalog");
+  if (context.active.includes(loaded.uri)) fail(inner, "circular import: the profile imports itself through this chain", "circular-import");
   return resolveProfileObject(document.profile, { ...inner, uri: loaded.uri, active: [...context.active, loaded.uri] });
 }
 
 function select(importDirective: Obj, catalog: Obj, context: Context): Selection {
   const entries = controlEntries(catalog);
   const missing = markIncluded(importDirective, entries);
-  if (missing.length > 0) fail({ ...context, chain: [...context.chain, text(importDirective.href) ?? ""] }, `the import selects controls the imported catalog does not have: ${missing.join(", ")}`);
+  if (missing.length > 0) fail({ ...context, chain: [...context.chain, text(importDirective.href) ?? ""] }, `the import selects controls the imported catalog does not have: ${missing.join(", ")}`, "unknown-controls");
   return { catalog, entries, byControl: new Map(entries.map((entry) => [entry.control, entry])) };
 }
 
@@ -279,7 +283,7 @@ function resolveProfileObject(profile: Obj, context: Context): Obj {
 /** Resolves a profile document (`{ "profile": ... }`) into a catalog document; throws ResolutionError when it cannot. */
 export function resolveDocument(document: unknown, settings: ResolveSettings): { catalog: Obj } {
   const context: Context = { uri: settings.uri, chain: [settings.sourceProfile], active: [settings.uri], settings };
-  if (!isObject(document) || !isObject(document.profile)) fail(context, "the document is not an OSCAL profile");
+  if (!isObject(document) || !isObject(document.profile)) fail(context, "the document is not an OSCAL profile", "not-profile-or-catalog");
   return { catalog: resolveProfileObject(document.profile, context) };
 }
 

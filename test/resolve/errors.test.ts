@@ -43,6 +43,7 @@ describe("resolution errors", () => {
     put(allowed, "cycle/b.json", profileImporting("./a.json"));
     const error = errorOf(resolveFile(a));
     expect(error.code).toBe("ERR_RESOLUTION");
+    expect(error.fault).toBe("circular-import");
     expect(error.chain).toEqual(["a.json", "b.json", "./a.json"]);
     expect(error.detail).toBe("a.json -> b.json -> ./a.json: circular import: the profile imports itself through this chain");
   });
@@ -65,6 +66,7 @@ describe("resolution errors", () => {
     const outer = put(allowed, "nested/outer.json", profileImporting("missing-inner.json"));
     const error = errorOf(resolveFile(outer));
     expect(error.chain).toEqual(["outer.json", "missing-inner.json", "nowhere.json"]);
+    expect(error.fault).toBe("document-unavailable");
     expect(error.detail).toMatch(/^outer\.json -> missing-inner\.json -> nowhere\.json: the document cannot be had: there is no file /);
   });
 
@@ -91,7 +93,7 @@ describe("resolution errors", () => {
   it("an import of a document that is neither profile nor catalog is refused", () => {
     put(allowed, "ssp.json", { "system-security-plan": { uuid: "1b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c", metadata } });
     const profile = put(allowed, "imports-ssp.json", profileImporting("ssp.json"));
-    expect(errorOf(resolveFile(profile)).detail).toBe("imports-ssp.json -> ssp.json: the document is neither an OSCAL profile nor an OSCAL catalog");
+    expect(errorOf(resolveFile(profile))).toMatchObject({ detail: "imports-ssp.json -> ssp.json: the document is neither an OSCAL profile nor an OSCAL catalog", fault: "not-profile-or-catalog" });
     put(allowed, "not-json.json", "this is not JSON");
     const broken = put(allowed, "imports-text.json", profileImporting("not-json.json"));
     expect(errorOf(resolveFile(broken)).detail).toMatch(/^imports-text\.json -> not-json\.json: the document cannot be had: the file .*not-json\.json is not a JSON or YAML document \(ERR_INVALID_JSON\)$/);
@@ -99,7 +101,7 @@ describe("resolution errors", () => {
 
   it("selecting controls the catalog does not have names them", () => {
     const profile = put(allowed, "unknown-ids.json", profileImporting("catalog.json", ["x-1", "zz-9", "zz-10"]));
-    expect(errorOf(resolveFile(profile)).detail).toBe("unknown-ids.json -> catalog.json: the import selects controls the imported catalog does not have: zz-9, zz-10");
+    expect(errorOf(resolveFile(profile))).toMatchObject({ detail: "unknown-ids.json -> catalog.json: the import selects controls the imported catalog does not have: zz-9, zz-10", fault: "unknown-controls" });
   });
 
   it("a document that is not a profile is not resolved", () => {
