@@ -12,6 +12,7 @@ export const SERVICE_DESCRIPTION =
 
 export const PATHS = {
   validate: "/api/oscal/v1/validate",
+  resolve: "/api/oscal/v1/resolve",
   index: "/api/oscal/v1",
   openapi: "/openapi.json",
   openapiVersioned: "/api/oscal/v1/openapi.json",
@@ -34,12 +35,12 @@ export const VALIDATE_PARAMETERS = {
   level: { values: ["schema", "full"], default: "schema", description: "Validation depth: `schema` runs the JSON Schema layer only; `full` adds the semantic layer when the schema layer passes." },
   rules: {
     description:
-      "Comma-separated default-off semantic rule ids to enable on top of the default set, rule-pack rules (`FRR-NNN.a`, FedRAMP's constraints) included; a rule pack's name (`fedramp`) enables all of its rules. Valid only with `level=full`; an unknown id or name is rejected. Empty items are ignored. The service reads no other document: a pack rule that needs one reports a `not-evaluated` warning and makes `complete` false.",
+      "Comma-separated default-off semantic rule ids to enable on top of the default set, rule-pack rules (`FRR-NNN.a`, FedRAMP's constraints) included; a rule pack's name (`fedramp`) enables all of its rules. Valid only with `level=full`; an unknown id or name is rejected. Empty items are ignored. A pack rule that reads another document (an imported profile, say) reads it from the service's document library, by the href as the document writes it; without a library it reports a `not-evaluated` warning and makes `complete` false.",
   },
   "oscal-version": { values: [VALIDATOR_RELEASE], description: `Pins the OSCAL specification version; only \`${VALIDATOR_RELEASE}\` is accepted, other values are reserved for future releases.` },
 } as const;
 
-/** Methods of the validate path, and of every other (read-only) path; sent in Allow and in CORS preflights. */
+/** Methods of the validate and resolve paths, and of every other (read-only) path; sent in Allow and in CORS preflights. */
 export const VALIDATE_METHODS = "POST, OPTIONS";
 export const READ_METHODS = "GET, HEAD, OPTIONS";
 
@@ -109,15 +110,30 @@ export const PROBLEMS = {
   ERR_METHOD_NOT_ALLOWED: {
     status: 405,
     title: "Method not allowed",
-    condition: "The path exists but does not accept this method. The Allow header lists the accepted methods (POST and OPTIONS on the validate path).",
+    condition: "The path exists but does not accept this method. The Allow header lists the accepted methods (POST and OPTIONS on the validate and resolve paths).",
     resolution: "Use one of the methods listed in the Allow header.",
     headers: ["Allow"],
   },
   ERR_PAYLOAD_TOO_LARGE: {
     status: 413,
     title: "Payload too large",
-    condition: "The raw request body is over the raw limit, the gzip-decoded body is over the decompressed limit, the document nests thousands of levels deep (deeper than the validators follow; real OSCAL nests a few dozen), or validating it takes longer or needs more memory than the service allows one validation.",
+    condition: "The raw request body is over the raw limit, the gzip-decoded body is over the decompressed limit, the document nests thousands of levels deep (deeper than the validators follow; real OSCAL nests a few dozen), or validating it (resolving it, on the resolve path) takes longer or needs more memory than the service allows one validation.",
     resolution: "Send a smaller document; compress large documents with gzip (Content-Encoding: gzip).",
+  },
+  ERR_PROFILE_UNRESOLVABLE: {
+    status: 422,
+    title: "Profile cannot be resolved",
+    condition:
+      "Resolve path only. The profile cannot be resolved into a catalog: it imports itself (a circular import), it imports a document that is neither a profile nor a catalog, it selects controls the imported catalog does not have, or it breaks a rule of NIST's profile resolution specification (no imports, more than one structuring directive, the combine method `merge`). The body may also be no profile at all. The detail names the chain of hrefs from the profile to the import at fault; `chain` lists them.",
+    resolution: "Fix the import the detail names (the last href of `chain`), then send the profile again.",
+  },
+  ERR_DOCUMENT_UNAVAILABLE: {
+    status: 422,
+    title: "Imported document unavailable",
+    condition:
+      "Resolve path only. The profile imports a document the service's document library does not hold (nothing is fetched from the network), an href that would leave the library, or, when the operator has configured no library, any document that is not embedded in the profile as a base64 back-matter resource. The detail names the chain of hrefs and why; `chain` lists them.",
+    resolution:
+      "Import the catalogs and profiles the library holds by the canonical URLs its operator indexed, or by their names in it; or embed the document as a base64 back-matter resource and import it as `#uuid`.",
   },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
@@ -150,8 +166,14 @@ export const PROBLEMS = {
 export type ProblemCode = keyof typeof PROBLEMS;
 export const PROBLEM_CODES = Object.keys(PROBLEMS) as ProblemCode[];
 
-/** The status codes the validate endpoint can answer with an error, for the OpenAPI document. */
-export const VALIDATE_ERROR_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((code) => code !== "ERR_NOT_FOUND");
+/** Codes only the resolve endpoint answers with. */
+const RESOLUTION_CODES: readonly ProblemCode[] = ["ERR_PROFILE_UNRESOLVABLE", "ERR_DOCUMENT_UNAVAILABLE"];
+
+/** The codes the validate endpoint can answer with, for the OpenAPI document. */
+export const VALIDATE_ERROR_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((code) => code !== "ERR_NOT_FOUND" && !RESOLUTION_CODES.includes(code));
+
+/** The codes the resolve endpoint can answer with: a body that is no profile is unresolvable, never an unknown model. */
+export const RESOLVE_ERROR_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((code) => code !== "ERR_NOT_FOUND" && code !== "ERR_UNKNOWN_MODEL");
 
 export const RATE_LIMIT_HEADERS = {
   "RateLimit-Limit": "Requests allowed in the window closest to exhaustion (integer).",
@@ -236,6 +258,11 @@ export const SCHEMAS = {
       resolution: string,
       documentation: uri,
       incident: { ...string, description: "Only on ERR_INTERNAL: identifies the server's log entry." },
+      chain: {
+        type: "array",
+        items: string,
+        description: "Only on ERR_PROFILE_UNRESOLVABLE and ERR_DOCUMENT_UNAVAILABLE: the profile (`urn:uuid:` and its uuid), then each href followed, as the documents write it, down to the import at fault.",
+      },
     },
   },
   ApiIndex: {
@@ -253,11 +280,8 @@ export const SCHEMAS = {
         type: "object",
         required: ["validate"],
         properties: {
-          validate: {
-            type: "object",
-            required: ["method", "url", "contentType"],
-            properties: { method: { const: "POST" }, url: uri, contentType: { const: MEDIA_TYPES.json } },
-          },
+          validate: { $ref: "#/components/schemas/Endpoint" },
+          resolve: { $ref: "#/components/schemas/Endpoint" },
         },
       },
       authentication: {
@@ -273,6 +297,11 @@ export const SCHEMAS = {
         },
       },
     },
+  },
+  Endpoint: {
+    type: "object",
+    required: ["method", "url", "contentType"],
+    properties: { method: { const: "POST" }, url: uri, contentType: { const: MEDIA_TYPES.json } },
   },
   Health: {
     type: "object",

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { RateLimits } from "../access/access-control.js";
+import { checkLibrary, LIBRARY_INDEX, type LibrarySettings } from "../resolve/library.js";
 
 export type Transport = "uws" | "node";
 
@@ -41,6 +42,8 @@ export interface ServiceConfig extends KeyStoreSettings {
   transport: Transport;
   metricsPort: number | undefined;
   shutdownTimeoutMs: number;
+  /** The document library profiles are resolved against and rule packs read, checked at start-up; undefined: none. */
+  documentLibrary: LibrarySettings | undefined;
 }
 
 export const MIB = 1024 * 1024;
@@ -85,6 +88,13 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "REDIS_TIMEOUT_MS", default: "500", meaning: "Timeout of one Redis command; past it keyed requests get 503 ERR_KEY_SERVICE_UNAVAILABLE." },
   { name: "METRICS_PORT", default: "unset", meaning: "When set, a separate listener on HOST serves Prometheus metrics at GET /metrics." },
   { name: "SHUTDOWN_TIMEOUT_MS", default: "30000", meaning: "Longest wait for in-flight requests after SIGTERM/SIGINT." },
+  {
+    name: "DOCUMENT_LIBRARY",
+    default: "unset",
+    meaning: `Read-only directory of the catalogs and profiles that POST /api/oscal/v1/resolve may import and rule packs may read, with an optional ${LIBRARY_INDEX} mapping canonical URLs to its files; nothing outside it is read, nothing is fetched.`,
+  },
+  { name: "DOCUMENT_LIBRARY_MAX_FILE_BYTES", default: String(64 * MIB), meaning: "Largest file the document library reads (64 MiB)." },
+  { name: "DOCUMENT_LIBRARY_MAX_DOCUMENTS", default: "1000", meaning: "Most files the document library's directory may hold; more stops the start-up." },
 ];
 
 export class ConfigError extends Error {}
@@ -149,6 +159,19 @@ export function keyStoreSettings(env: NodeJS.ProcessEnv, defaultRedisTimeoutMs: 
   return settings;
 }
 
+function readDocumentLibrary(reader: SettingsReader): LibrarySettings | undefined {
+  const dir = reader.env.DOCUMENT_LIBRARY?.trim() || undefined;
+  const limits = {
+    maxFileBytes: reader.integer("DOCUMENT_LIBRARY_MAX_FILE_BYTES", 64 * MIB, 1, 1024 * MIB),
+    maxDocuments: reader.integer("DOCUMENT_LIBRARY_MAX_DOCUMENTS", 1000, 1, 1_000_000),
+  };
+  if (dir === undefined) return undefined;
+  const checked = checkLibrary(resolve(dir), limits);
+  if (checked.ok) return checked.settings;
+  reader.problems.push(...checked.problems.map((problem) => `DOCUMENT_LIBRARY: ${problem}`));
+  return undefined;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const reader = new SettingsReader(env);
   const { problems } = reader;
@@ -204,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     ...readKeyStoreSettings(reader, 500),
     metricsPort: optionalInteger("METRICS_PORT", 0, 65535),
     shutdownTimeoutMs: integer("SHUTDOWN_TIMEOUT_MS", 30_000, 0, 600_000),
+    documentLibrary: readDocumentLibrary(reader),
   };
   if (config.maxDecompressedBytes < config.maxBodyBytes) problems.push("MAX_DECOMPRESSED_BYTES must not be smaller than MAX_BODY_BYTES");
   if (config.metricsPort !== undefined && config.metricsPort !== 0 && config.metricsPort === config.port) problems.push("METRICS_PORT must differ from PORT");

@@ -71,9 +71,17 @@ ${parameters}
 chunked), method, path, API key, rate limit, query parameters, Content-Type, Content-Encoding, Content-Length, body,
 validation.</p>
 ${reportSection(baseUrl)}
+<h2>POST ${PATHS.resolve}</h2>
+<p>Send one OSCAL profile (JSON, the same body rules, keys and rate limits as validation; no query parameter) and get the
+catalog it resolves to, following NIST's profile resolution specification. Imports come only from the document
+library the operator configured, by the canonical URLs its index lists (such as NIST's and FedRAMP's published ones) or
+by their names in it, or from the profile's own base64 back-matter resources; nothing is fetched from the network.
+A profile that cannot be resolved is a 422 Problem, <code>ERR_PROFILE_UNRESOLVABLE</code> or
+<code>ERR_DOCUMENT_UNAVAILABLE</code>, whose detail names the chain of hrefs to the import at fault.</p>
+<pre>curl -sS -H 'Content-Type: application/json' --data-binary @profile.json '${baseUrl}${PATHS.resolve}' -o catalog.json</pre>
 <h2>Limits</h2>
 <ul><li>Raw body: ${bytes(limits.maxBodyBytes)}; decompressed body: ${bytes(limits.maxDecompressedBytes)}.</li>
-${limits.minBodyBytesPerSecond === 0 ? "" : `<li>Upload pace: at least ${limits.minBodyBytesPerSecond} bytes per second over every ${limits.bodyRateWindowMs / 1000} s, or 429 and the connection is closed.</li>\n`}<li>One validation: at most ${limits.validationTimeoutMs / 1000} s, or 413.</li>
+${limits.minBodyBytesPerSecond === 0 ? "" : `<li>Upload pace: at least ${limits.minBodyBytesPerSecond} bytes per second over every ${limits.bodyRateWindowMs / 1000} s, or 429 and the connection is closed.</li>\n`}<li>One validation or resolution: at most ${limits.validationTimeoutMs / 1000} s, or 413.</li>
 <li>Anonymous: ${limits.anonymous.perMinute} requests per minute and ${limits.anonymous.perDay} per day, per client.</li>
 <li>API key: ${limits.key.perMinute} requests per minute and ${limits.key.perDay} per day, per key.</li></ul>
 <table><tr><th>Response header</th><th>Meaning</th></tr>

@@ -1,22 +1,24 @@
-// The transport-free request handler: routing, the validate pipeline, and every error answer. Adapters call `begin`
-// with a request head and, for the validate endpoint, stream the body into the returned sink.
+// The transport-free request handler: routing, the validate and resolve pipelines, and every error answer. Adapters
+// call `begin` with a request head and, for the validate and resolve endpoints, stream the body into the returned sink.
 //
 // Order of checks on POST /api/oscal/v1/validate (the first failing one answers): framing (every path) → method → path
 // → API key → rate limit → query parameters → Content-Type → Content-Encoding → Content-Length → body (raw limit, gzip,
 // decompressed limit, memory budget and client share, minimum rate) → UTF-8, JSON, model → validation (time and heap
-// budget). Every answer after the rate-limit check carries the RateLimit-* headers.
+// budget). Every answer after the rate-limit check carries the RateLimit-* headers. POST /api/oscal/v1/resolve runs the
+// same checks (it takes no query parameter), then resolution in place of validation.
 import { randomUUID } from "node:crypto";
 import type { AccessControl, AccessDecision } from "../access/access-control.js";
 import type { RateDecision } from "../access/contracts.js";
 import type { ValidateOptions } from "../core/validate.js";
+import type { ResolutionFailure } from "../resolve/index.js";
 import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "./api-definition.js";
 import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
 import { describeError, log } from "./log.js";
-import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseValidateQuery } from "./request-checks.js";
+import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseResolveQuery, parseValidateQuery } from "./request-checks.js";
 import { jsonResponse, preflightResponse, ProblemResponder } from "./responses.js";
 import { acceptsGzip, type StaticResource } from "./static-content.js";
 import { bodyLength, type BodySink, type Exchange, type OutgoingResponse, type RequestHandler, type RequestHead } from "./transport.js";
-import type { Cancellation, ValidationAnswer } from "./validation-protocol.js";
+import type { Cancellation, PoolFailure, ResolutionAnswer, ValidationAnswer } from "./validation-protocol.js";
 
 /** One aggregate telemetry sample per validate request: never anything of the document itself. */
 export interface RequestSample {
@@ -33,6 +35,10 @@ export interface HandlerParts {
   access: AccessControl;
   /** Resolves `cancelled` once the client has gone. */
   validate(bytes: Uint8Array, options: ValidateOptions, cancellation: Cancellation): Promise<ValidationAnswer>;
+  /** Resolves a profile against the document library. */
+  resolve(bytes: Uint8Array, cancellation: Cancellation): Promise<ResolutionAnswer>;
+  /** Whether the operator configured a document library (a Problem for a document it lacks says which). */
+  hasDocumentLibrary: boolean;
   ready(): Promise<boolean>;
   limits: BodyLimits & { validationTimeoutMs: number };
   budget: MemoryBudget;
@@ -66,8 +72,8 @@ export class ServiceHandler implements RequestHandler {
     const { method, path } = head;
     const framing = framingProblem(head.headerValues("content-length"), head.headerValues("transfer-encoding"));
     if (framing !== undefined) return { kind: "respond", response: this.framingRefusal(framing) };
-    if (path === PATHS.validate) {
-      if (method === "POST") return { kind: "stream", sink: this.track(new ValidateExchange(this, this.parts, head)) };
+    if (path === PATHS.validate || path === PATHS.resolve) {
+      if (method === "POST") return { kind: "stream", sink: this.track(new DocumentExchange(this, this.parts, head, path === PATHS.validate ? "validate" : "resolve")) };
       return { kind: "respond", response: method === "OPTIONS" ? this.validatePreflight : this.validateMethodNotAllowed };
     }
     const resource = this.parts.staticResponses.get(path);
@@ -138,10 +144,13 @@ type Refusal = { code: ProblemCode; detail: string };
 const KEYED_RATE_LIMIT_RESOLUTION = "Wait the number of seconds given in Retry-After; the key's allowance is per minute and per day.";
 const TOO_SLOW_RESOLUTION = "Send the whole body without pauses; on a slow link, compress it with gzip (Content-Encoding: gzip).";
 const OVER_BUDGET_RESOLUTION = "Validate the document with the command-line validator, or at level=schema, or split it into smaller documents.";
+const RESOLUTION_OVER_BUDGET_RESOLUTION = "Resolve the profile with the command-line validator (`oscal-validate resolve`).";
+const NO_LIBRARY_RESOLUTION =
+  "This service has no document library: embed what the profile imports as base64 back-matter resources, or resolve it with the command-line validator (`oscal-validate resolve`).";
 const AT_CAPACITY_RESOLUTION = "Retry after the number of seconds given in Retry-After; the service is holding as many documents as it can.";
 
-/** One POST to the validate endpoint, from its head to its answer. */
-class ValidateExchange implements BodySink, Cancellation {
+/** One POST to the validate or the resolve endpoint, from its head to its answer. */
+class DocumentExchange implements BodySink, Cancellation {
   readonly response: Promise<OutgoingResponse>;
   private readonly startedMs = performance.now();
   private readonly reader: BodyReader | undefined;
@@ -155,6 +164,7 @@ class ValidateExchange implements BodySink, Cancellation {
     private readonly handler: ServiceHandler,
     private readonly parts: HandlerParts,
     head: RequestHead,
+    private readonly endpoint: "validate" | "resolve",
   ) {
     // Everything the head says is read now: the head is only valid during `begin`.
     const authorizations = head.headerValues("authorization");
@@ -166,7 +176,7 @@ class ValidateExchange implements BodySink, Cancellation {
     const admission: Promise<AccessDecision> = ambiguous
       ? Promise.resolve({ ok: false, code: "ERR_INVALID_API_KEY" })
       : parts.access.admit(authorizations[0] ?? "", this.client, Date.now());
-    const query = parseValidateQuery(head.query);
+    const query = endpoint === "validate" ? parseValidateQuery(head.query) : parseResolveQuery(head.query);
     const mediaTypeDetail = checkContentType(head.header("content-type"));
     const encoding = parseContentEncoding(head.header("content-encoding"));
     const declaredLength = head.header("transfer-encoding") === "" ? parseLength(head.header("content-length")) : undefined;
@@ -238,6 +248,7 @@ class ValidateExchange implements BodySink, Cancellation {
       return this.finish(body.tooSlow ? { ...response, closeConnection: true } : response, body.code);
     }
     const sizeBytes = body.bytes.byteLength;
+    if (this.endpoint === "resolve") return this.resolved(body.bytes, rateHeaders);
     let answer: ValidationAnswer;
     try {
       answer = await this.parts.validate(body.bytes, options, this);
@@ -246,20 +257,55 @@ class ValidateExchange implements BodySink, Cancellation {
     }
     const level = options.level ?? "schema";
     if (answer.kind === "report") return this.finish(this.heldUntilSent(jsonResponse(200, answer.json, rateHeaders)), answer.valid ? "valid" : "invalid", answer.model, sizeBytes, level);
-    if (answer.kind === "cancelled") return this.finish(problems.problem("ERR_INTERNAL"), "aborted", "none", sizeBytes, level);
-    if (answer.kind === "over-budget") {
-      const detail =
-        answer.resource === "time"
-          ? `Validating this document took longer than the service allows (${this.parts.limits.validationTimeoutMs} ms).`
-          : "Validating this document needed more memory than the service allows.";
-      return this.finish(problems.problem("ERR_PAYLOAD_TOO_LARGE", { detail, resolution: OVER_BUDGET_RESOLUTION, headers: rateHeaders }), "ERR_PAYLOAD_TOO_LARGE", "none", sizeBytes, level);
-    }
     if (answer.kind === "body-error") {
       const { code, detail, resolution } = answer.error;
       return this.finish(problems.problem(code, { detail, resolution, headers: rateHeaders }), code, "none", sizeBytes, level);
     }
+    const { response, code } = this.failed(answer, rateHeaders);
+    return this.finish(response, answer.kind === "cancelled" ? "aborted" : code, "none", sizeBytes, level);
+  }
+
+  /** Resolution's answer: the catalog, or a Problem naming the chain of imports to the one at fault. */
+  private async resolved(bytes: Uint8Array, rateHeaders: readonly string[]): Promise<OutgoingResponse> {
+    let answer: ResolutionAnswer;
+    try {
+      answer = await this.parts.resolve(bytes, this);
+    } finally {
+      this.reader!.release();
+    }
+    const problems = this.handler.problems;
+    if (answer.kind === "catalog") return this.heldUntilSent(jsonResponse(200, answer.json, rateHeaders));
+    if (answer.kind === "body-error") {
+      const { code, detail, resolution } = answer.error;
+      return problems.problem(code, { detail, resolution, headers: rateHeaders });
+    }
+    if (answer.kind === "unresolvable") return this.unresolvable(answer.failure, rateHeaders);
+    return this.failed(answer, rateHeaders).response;
+  }
+
+  private unresolvable(failure: ResolutionFailure, rateHeaders: readonly string[]): OutgoingResponse {
+    const unavailable = failure.fault === "document-unavailable";
+    return this.handler.problems.problem(unavailable ? "ERR_DOCUMENT_UNAVAILABLE" : "ERR_PROFILE_UNRESOLVABLE", {
+      detail: excerpt(failure.detail, MAX_DETAIL_CHARS),
+      resolution: unavailable && !this.parts.hasDocumentLibrary ? NO_LIBRARY_RESOLUTION : undefined,
+      headers: rateHeaders,
+      extensions: { chain: failure.chain.map((href) => excerpt(href, MAX_HREF_CHARS)) },
+    });
+  }
+
+  /** The answer when the work did not run to its end: the client went, it was over budget, or it failed. */
+  private failed(answer: PoolFailure, rateHeaders: readonly string[]): { response: OutgoingResponse; code: ProblemCode } {
+    const problems = this.handler.problems;
+    if (answer.kind === "cancelled") return { response: problems.problem("ERR_INTERNAL"), code: "ERR_INTERNAL" };
+    if (answer.kind === "over-budget") {
+      const work = this.endpoint === "validate" ? "Validating this document" : "Resolving this profile";
+      const detail =
+        answer.resource === "time" ? `${work} took longer than the service allows (${this.parts.limits.validationTimeoutMs} ms).` : `${work} needed more memory than the service allows.`;
+      const resolution = this.endpoint === "validate" ? OVER_BUDGET_RESOLUTION : RESOLUTION_OVER_BUDGET_RESOLUTION;
+      return { response: problems.problem("ERR_PAYLOAD_TOO_LARGE", { detail, resolution, headers: rateHeaders }), code: "ERR_PAYLOAD_TOO_LARGE" };
+    }
     const internal = this.handler.internalError({ error: answer.errorName, stack: answer.stack });
-    return this.finish({ ...internal, headers: [...internal.headers, ...rateHeaders] }, "ERR_INTERNAL", "none", sizeBytes, level);
+    return { response: { ...internal, headers: [...internal.headers, ...rateHeaders] }, code: "ERR_INTERNAL" };
   }
 
   /**
@@ -272,10 +318,19 @@ class ValidateExchange implements BodySink, Cancellation {
     return { ...response, onSettled: () => this.parts.budget.release(this.client, length) };
   }
 
+  /** Counts a validate request in the telemetry (resolve requests are not validations and are not counted). */
   private finish(response: OutgoingResponse, outcome: string, model = "none", sizeBytes = 0, level: RequestSample["level"] = "none"): OutgoingResponse {
-    this.parts.observe?.({ model, sizeBytes, outcome, level, durationMs: performance.now() - this.startedMs });
+    if (this.endpoint === "validate") this.parts.observe?.({ model, sizeBytes, outcome, level, durationMs: performance.now() - this.startedMs });
     return response;
   }
+}
+
+/** Hrefs come from the body and may be as long as it: a Problem echoes a bounded excerpt. */
+const MAX_HREF_CHARS = 256;
+const MAX_DETAIL_CHARS = 1024;
+
+function excerpt(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function parseLength(value: string): number | undefined {

@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 description, built once at start-up from the API definition and the running limits.
 import { VALIDATOR_RELEASE } from "../core/validate.js";
 import {
-  API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, READ_METHODS, SCHEMAS,
-  SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_METHODS, VALIDATE_PARAMETERS, type ProblemCode,
+  API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, READ_METHODS, RESOLVE_ERROR_CODES,
+  SCHEMAS, SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_METHODS, VALIDATE_PARAMETERS, type ProblemCode,
 } from "./api-definition.js";
 import type { PublishedLimits } from "./docs.js";
 
@@ -72,6 +72,7 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
     schema: "values" in definition ? { type: "string", enum: [...definition.values], ...("default" in definition ? { default: definition.default } : {}) } : { type: "string" },
   }));
   const jsonDoc = { [MEDIA_TYPES.json]: { schema: { type: "object" } } };
+  const contentEncoding = { name: "Content-Encoding", in: "header", required: false, description: "`gzip` or `identity`; recommended for large documents.", schema: { type: "string", enum: ["gzip", "identity"] } };
   const html = { [MEDIA_TYPES.html.split(";")[0]!]: { schema: { type: "string" } } };
   return {
     openapi: "3.1.0",
@@ -89,10 +90,7 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
           description:
             "A completed validation is always 200; branch on `valid`. Checks run in this order: method, path, API key, rate limit, query parameters, Content-Type, Content-Encoding, Content-Length, body.",
           security: [{}, { apiKey: [] }],
-          parameters: [
-            ...parameters,
-            { name: "Content-Encoding", in: "header", required: false, description: "`gzip` or `identity`; recommended for large documents.", schema: { type: "string", enum: ["gzip", "identity"] } },
-          ],
+          parameters: [...parameters, contentEncoding],
           requestBody: {
             required: true,
             description: "The OSCAL document itself: an object with exactly one root key naming the model.",
@@ -108,6 +106,30 @@ export function buildOpenApi(baseUrl: string, limits: PublishedLimits): object {
           },
         },
         options: preflight("validatePreflight", VALIDATE_METHODS),
+      },
+      [PATHS.resolve]: {
+        post: {
+          operationId: "resolve",
+          summary: "Resolve an OSCAL profile into the catalog it stands for",
+          description:
+            "Follows NIST's profile resolution specification. Imports come only from the document library the operator configured (by the canonical URLs its index lists, or by their names in it) or from the profile's own base64 back-matter resources; nothing is fetched from the network. Takes no query parameter; the body, key and rate-limit checks are the validate path's, and both paths share one allowance.",
+          security: [{}, { apiKey: [] }],
+          parameters: [contentEncoding],
+          requestBody: {
+            required: true,
+            description: "An OSCAL profile (JSON): an object whose only root key is `profile`.",
+            content: { [MEDIA_TYPES.json]: { schema: { type: "object", required: ["profile"], maxProperties: 1 } } },
+          },
+          responses: {
+            "200": {
+              description: "The resolved catalog, an OSCAL catalog document (`{\"catalog\": ...}`).",
+              headers: { ...cors, ...rateHeaders },
+              content: { [MEDIA_TYPES.json]: { schema: { type: "object", required: ["catalog"] } } },
+            },
+            ...errorResponses(RESOLVE_ERROR_CODES, true),
+          },
+        },
+        options: preflight("resolvePreflight", VALIDATE_METHODS),
       },
       [PATHS.index]: readPath(getOperation("API index", "Discovery: links to every resource of the API.", json("ApiIndex"), "apiIndex")),
       [PATHS.openapi]: readPath(getOperation("OpenAPI description", "This document (canonical URL).", jsonDoc, "openapi")),

@@ -28,6 +28,12 @@ export function parseValidateQuery(query: string): Check<ValidateOptions> {
   return resolved.ok ? { ok: true, value: options } : { ok: false, detail: resolved.error.detail };
 }
 
+/** The resolve endpoint takes no query parameter: any is refused, as an unknown one is on validate. */
+export function parseResolveQuery(query: string): Check<ValidateOptions> {
+  const [name] = new URLSearchParams(query).keys();
+  return name === undefined ? { ok: true, value: {} } : { ok: false, detail: `Unknown query parameter ${quote(name)}: this path accepts none.` };
+}
+
 export function checkContentType(value: string): string | undefined {
   if (value === "") return "The Content-Type header is missing: send Content-Type: application/json.";
   const [type, ...parameters] = value.split(";");

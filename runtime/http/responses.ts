@@ -45,6 +45,8 @@ export interface ProblemOptions {
   /** Flat name/value list added to the response. */
   headers?: readonly string[];
   incident?: string;
+  /** RFC 9457 extension members, after the standard ones (each is described in the Problem schema). */
+  extensions?: Readonly<Record<string, unknown>>;
 }
 
 export class ProblemResponder {
@@ -66,6 +68,7 @@ export class ProblemResponder {
       resolution: options.resolution ?? definition.resolution,
       documentation,
       ...(options.incident === undefined ? {} : { incident: options.incident }),
+      ...options.extensions,
     };
     const headers = options.headers === undefined ? PROBLEM_HEADERS : [...PROBLEM_HEADERS, ...options.headers];
     return { status: definition.status, headers, body: JSON.stringify(body) };

@@ -2,7 +2,8 @@
 // optional metrics; and shuts it down gracefully (stop accepting, finish in-flight requests, release everything).
 //
 // Thread model: one thread does all HTTP I/O, key checks and rate limiting (so counters are exact across workers
-// without shared memory); validation, the CPU work, runs on WORKERS worker threads that receive each body by transfer.
+// without shared memory); validation and resolution, the CPU work, run on WORKERS worker threads that receive each body
+// by transfer. Only the workers read the document library.
 import { AccessControl } from "../access/access-control.js";
 import { createAccessBackends } from "../access/create-access.js";
 import { preloadValidators, resolveOptions } from "../core/validate.js";
@@ -38,6 +39,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
       workerHeapMb: config.workerHeapMb,
       smallBodyBytes: config.smallBodyBytes,
       smallLaneWorkers: config.smallLaneWorkers,
+      library: config.documentLibrary,
     },
     (detail) => log("error", "worker-failure", { detail }),
   );
@@ -67,9 +69,14 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     staticResponses: buildStaticResponses(baseUrl, limits),
     access: new AccessControl({ ...backends, anonymousLimits: config.anonymousLimits, keyLimits: config.keyLimits }),
     // A small body costs less to validate than the two thread hops to a worker and back; its cost is bounded by its
-    // size, so it cannot hold the HTTP thread for long.
+    // size, so it cannot hold the HTTP thread for long. Not so when rules may read library documents (rule packs are
+    // enabled through `rules` only): parsing one costs what the library's largest file does, so workers do it.
     validate: (bytes, options, cancellation) =>
-      bytes.byteLength <= config.inlineBodyBytes ? Promise.resolve(validationAnswer(bytes, options)) : pool.validate(bytes, options, cancellation),
+      bytes.byteLength <= config.inlineBodyBytes && (config.documentLibrary === undefined || options.rules === undefined)
+        ? Promise.resolve(validationAnswer(bytes, options))
+        : pool.validate(bytes, options, cancellation),
+    resolve: (bytes, cancellation) => pool.resolve(bytes, cancellation),
+    hasDocumentLibrary: config.documentLibrary !== undefined,
     ready: () => backends.ready(),
     limits,
     budget: new MemoryBudget(config.maxInflightBodyBytes, config.maxClientInflightBytes),
@@ -93,6 +100,7 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     transport: transport.description,
     workers: config.workers,
     maxConnections: config.maxConnections,
+    documentLibrary: config.documentLibrary === undefined ? "none" : `${Object.keys(config.documentLibrary.index).length} indexed documents`,
     access: backends.description,
     ...(metricsServer === undefined ? {} : { metricsPort: metricsServer.port }),
   });

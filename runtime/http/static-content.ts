@@ -15,7 +15,10 @@ function buildApiIndex(baseUrl: string): object {
     openapi: `${baseUrl}${PATHS.openapi}`,
     permissions: `${baseUrl}${PATHS.permissions}`,
     errors: `${baseUrl}${PATHS.errors}`,
-    endpoints: { validate: { method: "POST", url: `${baseUrl}${PATHS.validate}`, contentType: MEDIA_TYPES.json } },
+    endpoints: {
+      validate: { method: "POST", url: `${baseUrl}${PATHS.validate}`, contentType: MEDIA_TYPES.json },
+      resolve: { method: "POST", url: `${baseUrl}${PATHS.resolve}`, contentType: MEDIA_TYPES.json },
+    },
     authentication: {
       anonymous: true,
       optionalApiKey: {

@@ -1,4 +1,4 @@
-// The pool of validation worker threads. Jobs wait here, not in a worker's message queue, so a job whose client has gone
+// The pool of worker threads that validate documents and resolve profiles. Jobs wait here, not in a worker's message queue, so a job whose client has gone
 // is dropped before it runs. Two lanes keep small documents flowing while large ones queue: small jobs are dispatched
 // first, a few at a time per worker (so a worker never idles between them), while a large job has a worker to itself
 // and never takes one of the small lane's reserved workers (one by default, never all). Every job runs under a
@@ -6,7 +6,8 @@
 // second of one core), the job that caused it answered `over-budget`, and the small jobs it held are queued again.
 import { Worker } from "node:worker_threads";
 import type { ValidateOptions } from "../core/validate.js";
-import type { Cancellation, ValidationAnswer, ValidationJob, WorkerMessage } from "./validation-protocol.js";
+import type { LibrarySettings } from "../resolve/library.js";
+import type { Cancellation, ResolutionAnswer, ValidationAnswer, WorkerJob, WorkerMessage, WorkerTask } from "./validation-protocol.js";
 
 export interface PoolSettings {
   workers: number;
@@ -18,14 +19,18 @@ export interface PoolSettings {
   smallBodyBytes: number;
   /** Workers large jobs never take (at most all but one), so small ones never wait for a large one. */
   smallLaneWorkers: number;
+  /** The document library each worker opens, for resolution and for rule packs; absent: none. */
+  library?: LibrarySettings;
 }
+
+type Answer = ValidationAnswer | ResolutionAnswer;
 
 interface Job {
   bytes: Uint8Array;
-  options: ValidateOptions;
+  task: WorkerTask;
   small: boolean;
   /** Settles once; later calls are ignored (an answer that arrives after a cancellation). */
-  settle(answer: ValidationAnswer): void;
+  settle(answer: Answer): void;
   timer?: NodeJS.Timeout;
 }
 
@@ -41,7 +46,7 @@ interface Slot {
 /** Small jobs handed to one worker at once: enough to hide the message round trip, few enough to requeue cheaply. */
 const SMALL_JOBS_PER_WORKER = 16;
 const WORKER_URL = new URL("./validation-worker.js", import.meta.url);
-const CANCELLED: ValidationAnswer = { kind: "cancelled" };
+const CANCELLED = { kind: "cancelled" } as const;
 
 export class ValidationPool {
   private readonly slots: Slot[] = [];
@@ -67,12 +72,22 @@ export class ValidationPool {
    * replaced, a running small one (cheap by definition) finishes unread.
    */
   validate(bytes: Uint8Array, options: ValidateOptions, cancellation?: Cancellation): Promise<ValidationAnswer> {
+    // A worker answers a validate task with a validation answer.
+    return this.submit(bytes, { kind: "validate", options }, cancellation) as Promise<ValidationAnswer>;
+  }
+
+  /** Resolves a profile against the document library, under the same lanes and limits as a validation. */
+  resolve(bytes: Uint8Array, cancellation?: Cancellation): Promise<ResolutionAnswer> {
+    return this.submit(bytes, { kind: "resolve" }, cancellation) as Promise<ResolutionAnswer>;
+  }
+
+  private submit(bytes: Uint8Array, task: WorkerTask, cancellation: Cancellation | undefined): Promise<Answer> {
     if (cancellation?.cancelled || this.closing) return Promise.resolve(CANCELLED);
     return new Promise((resolve) => {
       let settled = false;
       const job: Job = {
         bytes,
-        options,
+        task,
         small: bytes.byteLength <= this.settings.smallBodyBytes,
         settle: (answer) => {
           if (settled) return;
@@ -134,7 +149,7 @@ export class ValidationPool {
     // Large bodies run alone and are transferred. Small ones are sent as copies, so that they can be queued again when
     // their worker is replaced because of another job.
     const bytes = job.small ? job.bytes.slice() : job.bytes;
-    const message: ValidationJob = { id, bytes, options: job.options };
+    const message: WorkerJob = { id, bytes, task: job.task };
     slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
     job.timer = setTimeout(() => void this.stop(slot, job, { kind: "over-budget", resource: "time" }), this.settings.timeoutMs);
   }
@@ -143,7 +158,7 @@ export class ValidationPool {
    * Terminates the slot's worker: `culprit` (if any) is answered with `answer`, the other small jobs it held are queued
    * again, and large ones (they run alone, so only the culprit) are answered too.
    */
-  private stop(slot: Slot, culprit: Job | undefined, answer: ValidationAnswer): Promise<number> {
+  private stop(slot: Slot, culprit: Job | undefined, answer: Answer): Promise<number> {
     if (!slot.stopping) {
       slot.stopping = true;
       culprit?.settle(answer);
@@ -156,7 +171,7 @@ export class ValidationPool {
   }
 
   private spawn(index: number): Promise<void> {
-    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.settings.workerHeapMb } });
+    const worker = new Worker(WORKER_URL, { resourceLimits: { maxOldGenerationSizeMb: this.settings.workerHeapMb }, workerData: { library: this.settings.library } });
     const slot: Slot = { worker, ready: false, running: new Map(), stopping: false };
     this.slots[index] = slot;
     return new Promise((resolve, reject) => {
@@ -173,7 +188,7 @@ export class ValidationPool {
       worker.on("error", (error: Error & { code?: string }) => {
         reject(error);
         // Which of the jobs exhausted the heap cannot be told apart: each is answered as over budget.
-        const answer: ValidationAnswer =
+        const answer: Answer =
           error.code === "ERR_WORKER_OUT_OF_MEMORY"
             ? { kind: "over-budget", resource: "memory" }
             : { kind: "internal", errorName: error.name, stack: `validation worker ${index} failed` };
