@@ -37,6 +37,8 @@ export function fileInside(dir: string, href: string, base: string): { file: str
   } catch {
     return { refused: "not-a-file" };
   }
+  // An encoded NUL decodes into the path, which no file system call takes (they throw).
+  if (file.includes("\0")) return { refused: "not-a-file" };
   if (!isInside(dir, file)) return { refused: "leaves" };
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { refused: "missing", path: file };
   const real = realpathSync(file);

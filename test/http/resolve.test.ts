@@ -144,6 +144,8 @@ describe("POST /api/oscal/v1/resolve with a document library", () => {
       expect(problem.detail, href).toBe(`urn:uuid:3b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c -> ${href}: the document cannot be had: it leaves the document library`);
       expect(problem.detail.replace(href, "")).not.toContain(root);
     }
+    const nul = await problemOf(await resolve(withLibrary, profileImporting("catalogs/%00.json")), 422, "ERR_DOCUMENT_UNAVAILABLE");
+    expect(nul.detail).toMatch(/: it is not in the document library$/);
   });
 
   it("applies the validate path's request checks: body, media type, query, method", async () => {
@@ -197,9 +199,11 @@ describe("FedRAMP's rules on the validate path read the document library", () =>
     expect(report.complete).toBe(true);
   });
 
-  it("finds no document outside the library: the imported profile is not available", async () => {
-    const report = await validateSsp(withLibrary, ssp("../outside.json"), "FRR-037.a");
-    expect(report.issues).toContainEqual(expect.objectContaining({ ruleId: "FRR-037.a", severity: "error", path: "/system-security-plan/import-profile" }));
+  it("finds no document outside the library, nor one an encoded NUL names: the imported profile is not available", async () => {
+    for (const href of ["../outside.json", "catalogs/%00.json"]) {
+      const report = await validateSsp(withLibrary, ssp(href), "FRR-037.a");
+      expect(report.issues, href).toContainEqual(expect.objectContaining({ ruleId: "FRR-037.a", severity: "error", path: "/system-security-plan/import-profile" }));
+    }
   });
 });
 

@@ -60,6 +60,10 @@ describe("document library", () => {
       [path.join(outside, "catalog.json")]: "it leaves the document library",
       [pathToFileURL(path.join(outside, "catalog.json")).href]: "it leaves the document library",
       "link.json": "it leaves the document library",
+      "%2e%2e/outside.json": "it leaves the document library",
+      "..\\outside.json": "it leaves the document library",
+      "..%2foutside.json": "it is not in the document library",
+      "catalogs/%00.json": "it is not in the document library",
       "https://example.test/not-indexed.json": "it is not in the document library (the service fetches nothing from the network)",
       "missing.json": "it is not in the document library",
     };
