@@ -1,5 +1,7 @@
 // The hardening settings: their defaults, how they derive from one another, and refusal of values that make no sense.
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../runtime/http/config.js";
 
@@ -33,5 +35,22 @@ describe("hardening settings", () => {
   it("refuses a client share larger than the budget and a heap too small to load the validators, naming both", () => {
     expect(() => loadConfig({ MAX_INFLIGHT_BODY_BYTES: "8000", MAX_CLIENT_INFLIGHT_BYTES: "9000", WORKER_HEAP_MB: "8" })).toThrow(ConfigError);
     expect(() => loadConfig({ MAX_INFLIGHT_BODY_BYTES: "8000", MAX_CLIENT_INFLIGHT_BYTES: "9000", WORKER_HEAP_MB: "8" })).toThrow(/MAX_CLIENT_INFLIGHT_BYTES[\s\S]*WORKER_HEAP_MB/);
+  });
+
+  it("reads the document library once at start-up, within its limits, and names every problem of one out of them", () => {
+    expect(loadConfig({}).documentLibrary).toBeUndefined();
+    const dir = mkdtempSync(path.join(tmpdir(), "oscal-config-library-"));
+    mkdirSync(path.join(dir, "nist"));
+    writeFileSync(path.join(dir, "nist/catalog.json"), JSON.stringify({ catalog: {} }));
+    writeFileSync(path.join(dir, "index.json"), JSON.stringify({ documents: { "https://example.test/catalog.json": "nist/catalog.json" } }));
+    const real = realpathSync(dir);
+    expect(loadConfig({ DOCUMENT_LIBRARY: dir }).documentLibrary).toEqual({
+      dir: real,
+      index: { "https://example.test/catalog.json": path.join(real, "nist/catalog.json") },
+      maxFileBytes: 64 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ DOCUMENT_LIBRARY: dir, DOCUMENT_LIBRARY_MAX_DOCUMENTS: "1", DOCUMENT_LIBRARY_MAX_FILE_BYTES: "10" })).toThrow(
+      /DOCUMENT_LIBRARY: the document library .* holds more than 1 files\n {2}DOCUMENT_LIBRARY: index\.json of the document library .*: expected a file of at most 10 bytes/,
+    );
   });
 });
