@@ -3,15 +3,21 @@
 // keyed by json-value-key, use-name renames). Also collects every <constraint> with its context definition.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { readConstraint, type Constraint } from "./constraint.js";
+import { readConstraint, spaced, type Constraint } from "./constraint.js";
 import { childElements, firstChild, readXmlFile, textContent, type XmlElement } from "./xml.js";
 
 export type { ConstraintKind, KeyField } from "./constraint.js";
 
-export interface FlagDef {
+/** What the metaschema says a definition is, in words: its formal name and description (as plain text), where given. */
+export interface Documented {
+  formalName: string | undefined;
+  description: string | undefined;
+}
+
+export interface FlagDef extends Documented {
   kind: "flag";
   name: string;
-  contextPath: string; // module:definition path, used in constraint keys and messages
+  contextPath: string; // module:definition path, used in constraint keys
   asType: string;
 }
 
@@ -29,7 +35,7 @@ export interface ModelInstance {
   def: AssemblyDef | FieldDef;
 }
 
-export interface AssemblyDef {
+export interface AssemblyDef extends Documented {
   kind: "assembly";
   name: string;
   useName: string; // the element name of its instances unless an instance renames it
@@ -39,7 +45,7 @@ export interface AssemblyDef {
   children: ModelInstance[];
 }
 
-export interface FieldDef {
+export interface FieldDef extends Documented {
   kind: "field";
   name: string;
   useName: string;
@@ -70,6 +76,15 @@ interface Module {
 export interface LoadedMetaschema {
   roots: Map<string, AssemblyDef>; // root-name → root assembly
   constraints: RawConstraint[];
+}
+
+/** The formal name and description of a definition element, whitespace runs made one space. */
+function documentation(element: XmlElement): Documented {
+  const text = (child: string) => {
+    const found = firstChild(element, child);
+    return found ? spaced(textContent(found)) : undefined;
+  };
+  return { formalName: text("formal-name"), description: text("description") };
 }
 
 const DEFINE_KINDS = { "define-assembly": "assembly", "define-field": "field", "define-flag": "flag" } as const;
@@ -137,7 +152,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
   const buildFlag = (element: XmlElement, module: Module, contextPath: string): FlagDef => {
     const existing = built.get(element);
     if (existing) return existing as FlagDef;
-    const def: FlagDef = { kind: "flag", name: element.attrs.name!, contextPath, asType: element.attrs["as-type"] ?? "string" };
+    const def: FlagDef = { kind: "flag", name: element.attrs.name!, contextPath, asType: element.attrs["as-type"] ?? "string", ...documentation(element) };
     built.set(element, def);
     collectConstraints(element, module, def);
     return def;
@@ -199,7 +214,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
       const rootName = firstChild(element, "root-name");
       const def: AssemblyDef = {
         kind: "assembly", name, useName, contextPath, rootName: rootName ? textContent(rootName).trim() : undefined,
-        flags: [], children: [],
+        flags: [], children: [], ...documentation(element),
       };
       built.set(element, def);
       def.flags = buildFlags(element, module, contextPath);
@@ -208,7 +223,7 @@ export function loadMetaschema(metaschemaDir: string): LoadedMetaschema {
       collectConstraints(element, module, def);
       return def;
     }
-    const def: FieldDef = { kind: "field", name, useName, contextPath, asType: element.attrs["as-type"] ?? "string", flags: [], valueKey: null };
+    const def: FieldDef = { kind: "field", name, useName, contextPath, asType: element.attrs["as-type"] ?? "string", flags: [], valueKey: null, ...documentation(element) };
     built.set(element, def);
     def.flags = buildFlags(element, module, contextPath);
     if (firstChild(element, "json-value-key-flag")) throw new Error(`${contextPath}: json-value-key-flag is not supported by the semantic compiler`);

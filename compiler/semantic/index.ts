@@ -23,7 +23,12 @@ export interface SemanticRuleInfo {
   defaultOn: boolean;
   keyword: string;
   models: string[];
+  /** What the rule checks, in plain words. */
   description: string;
+  /** How to fix a finding, where one sentence can say it. */
+  fix?: string;
+  /** NIST's constraint as written: its context definition, kind and Metapath (for those who read Metapath). */
+  metapath?: string;
 }
 
 export interface SemanticBuildResult {
@@ -56,7 +61,8 @@ function severityOf(level: string): { severity: "error" | "warning"; defaultOn: 
   return { severity: "warning", defaultOn: false }; // INFORMATIONAL / DEBUG: available, off by default
 }
 
-function describe(c: RawConstraint): string {
+/** The constraint in the metaschema's terms: its context definition, target Metapath and what it requires there. */
+function inMetapath(c: RawConstraint): string {
   const where = c.context.name;
   switch (c.kind) {
     case "allowed-values":
@@ -148,7 +154,8 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
       source: own ? c.key : (c.id ?? c.key),
       keyword: own ? own.name : c.kind,
       models: own && own.models !== "all" ? [...own.models] : modelsOf(c.context),
-      description: own ? own.description : `${describe(c)} (${c.id ?? "no NIST id"})`,
+      description: own ? own.description : "",
+      ...(own ? { fix: own.fix } : { metapath: inMetapath(c) }),
       constraint: c,
     });
   }
@@ -156,7 +163,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     const own = OWN_RULES.find((r) => `ours:${r.name}` === key)!;
     rules.push({
       id: table.get(key)!, area: "DOC", severity: "warning", defaultOn: true, source: key, keyword: own.name,
-      models: own.models === "all" ? models : [...own.models], description: own.description,
+      models: own.models === "all" ? models : [...own.models], description: own.description, fix: own.fix,
     });
   }
   const defaultOff = readDefaultOff();
@@ -179,16 +186,25 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     fragmentHref: indexOfKey("ours:fragment-href"),
     insertParam: indexOfKey("ours:insert-param"),
   };
-  const gen = new Walk(byContext, multiSites, own, identifierIndexes(constraints, [...reachable.values()].flatMap((defs) => [...defs])));
+  const gen = new Walk(byContext, multiSites, own, identifierIndexes(constraints, [...reachable.values()].flatMap((defs) => [...defs])), probe.ctx.indexedNouns);
   const rootVisits = gen.visitRoots(models.map((m) => roots.get(m)!));
   if (gen.ctx.notApplicable.size > 0) throw new Error(`internal: constraints became not applicable in pass 2: ${[...gen.ctx.notApplicable.keys()].map((c) => c.key).join(", ")}`);
+  // NIST's rules in words, as their code names the nodes they check.
+  rules.forEach((rule, index) => {
+    if (rule.constraint === undefined || rule.description !== "") return;
+    const words = gen.ctx.ruleWords.get(index);
+    if (words === undefined) throw new Error(`internal: ${rule.id} was compiled without a description`);
+    rule.description = words.description;
+    if (words.fix !== undefined) rule.fix = words.fix;
+  });
   checkJsonNames(roots, gen.ctx.navigations, options.completeSchema);
 
   const { declarations, functions } = gen.code();
   const module = semanticModule({
     rules: rules.map((r) => {
-      const allowed = r.constraint?.kind === "allowed-values" ? { values: r.constraint.enums.map((e) => e.value), allowOther: r.constraint.allowOther, target: r.constraint.target } : undefined;
-      return { id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models, source: r.source, allowed };
+      const phrases = gen.ctx.allowedPhrases.get(ruleIndex.get(r.id)!) ?? { subject: "The value", where: "here" };
+      const allowed = r.constraint?.kind === "allowed-values" ? { values: r.constraint.enums.map((e) => e.value), allowOther: r.constraint.allowOther, ...phrases } : undefined;
+      return { id: r.id, severity: r.severity, defaultOn: r.defaultOn, keyword: r.keyword, description: r.description, models: r.models, allowed };
     }),
     indexNames: [...gen.ctx.indexNames].sort(),
     declarations: Code.verbatim(declarations),

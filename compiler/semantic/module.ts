@@ -6,7 +6,7 @@ import type { OwnRuleIndices } from "./emit/context.js";
 
 /** The module the generated code requires, and the helpers it takes from it. */
 const HELPERS_MODULE = "#runtime/semantic/helpers.cjs";
-const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "KEYN", "KEYPAT", "KEYREST", "EX", "allowedList", "notAllowed", "PathNode", "SemanticRun"];
+const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "KEYN", "KEYPAT", "KEYREST", "EX", "EXKEY", "allowedList", "notOneOf", "PathNode", "SemanticRun"];
 const NEWLINE = Code.verbatim("\n");
 
 export interface SemanticModuleRule {
@@ -16,10 +16,11 @@ export interface SemanticModuleRule {
   keyword: string;
   description: string;
   models: string[];
-  /** The constraint key or own rule the rule comes from. */
-  source: string;
-  /** An allowed-values rule's values, whether it allows others, and its target, for the verdicts made after the walk. */
-  allowed?: { values: string[]; allowOther: boolean; target: string };
+  /**
+   * An allowed-values rule's values, whether it allows others, and how its findings name the value and where the values
+   * apply, for the verdicts made after the walk.
+   */
+  allowed?: { values: string[]; allowOther: boolean; subject: string; where: string };
 }
 
 export interface SemanticModuleParts {
@@ -44,10 +45,10 @@ export function semanticModule({ rules, indexNames, declarations, functions, roo
 var { ${joinCode(HELPERS.map(name))} } = require(${HELPERS_MODULE});
 var rules = Object.freeze(${jsonLiteral(publicRules)}.map((r) => Object.freeze({ ...r, models: Object.freeze(r.models) })));
 var TABLES = {
-  source: ${jsonLiteral(rules.map((r) => r.source))},
   allowOther: ${jsonLiteral(rules.map((r) => r.allowed?.allowOther ?? false))},
   allowedValues: ${jsonLiteral(rules.map((r) => r.allowed?.values ?? []))},
-  allowedTarget: ${jsonLiteral(rules.map((r) => r.allowed?.target ?? ""))},
+  allowedSubject: ${jsonLiteral(rules.map((r) => r.allowed?.subject ?? ""))},
+  allowedWhere: ${jsonLiteral(rules.map((r) => r.allowed?.where ?? ""))},
 };
 var INDEX_NAMES = ${jsonLiteral(indexNames)};
 // The walk's path stack (segments P[0] to P[PL - 1]), the path nodes of its prefixes (M[d] names P[0] to P[d]; M[0] to

@@ -4,14 +4,36 @@ import type { AssemblyDef, RawConstraint } from "../metaschema/metaschema.js";
 export interface OwnRule {
   name: string; // table key is "ours:<name>"
   description: string;
+  /** How to fix a finding. */
+  fix: string;
   models: "all" | string[];
 }
 
 export const OWN_RULES: readonly OwnRule[] = [
-  { name: "uuid-unique", description: "Every uuid flag value is declared only once in the document.", models: "all" },
-  { name: "fragment-href", description: "Every href of the form #fragment names an id or uuid declared in the document.", models: "all" },
-  { name: "profile-import-href", description: "A profile import href of the form #uuid names a back-matter resource of the profile.", models: ["profile"] },
-  { name: "insert-param", description: "Every {{ insert: param, id }} in catalog prose names a parameter defined in the catalog.", models: ["catalog"] },
+  {
+    name: "uuid-unique",
+    description: "Every UUID that identifies something (a uuid member) is declared only once in the document.",
+    fix: "Give the repeated one a new UUID, and update what refers to it.",
+    models: "all",
+  },
+  {
+    name: "fragment-href",
+    description: "Every link of the form #fragment names an id or uuid declared in the document.",
+    fix: "Point the link at an id or uuid the document declares, or add what it should name.",
+    models: "all",
+  },
+  {
+    name: "profile-import-href",
+    description: "A profile's import of the form #uuid names a resource in the profile's back matter.",
+    fix: "Add the back matter resource the import names, or correct its UUID.",
+    models: ["profile"],
+  },
+  {
+    name: "insert-param",
+    description: "Every {{ insert: param, id }} in catalog prose names a parameter defined in the catalog.",
+    fix: "Correct the parameter id in the insertion, or define that parameter.",
+    models: ["catalog"],
+  },
 ];
 
 /** profile-import-href is an index-has-key against NIST's own back-matter resource index, compiled like one. */

@@ -128,11 +128,25 @@ export function allowedList(values: Iterable<string>): string {
 }
 
 /**
- * The message of a value that allowed-values constraints do not allow, NIST's and the packs' alike: the value (a quoted
+ * The message of a value that allowed-values constraints do not allow, as the packs write it: the value (a quoted
  * excerpt), where it was found when that is known, the values allowed (`allowedList`), and what ends it (the source).
  */
 export function notAllowed(value: string, where: string | undefined, allowed: string, ending: string): string {
   return `Value ${value} is not allowed${where === undefined ? "" : ` for ${where}`}; allowed: ${allowed}${ending}`;
+}
+
+/**
+ * The message of a value that NIST's allowed-values constraints do not allow: what the value is (`The property name`),
+ * the value (a quoted excerpt), where the values apply (`here`, `for a property in the OSCAL namespace`), the values
+ * allowed (`allowedList`).
+ */
+export function notOneOf(subject: string, value: string, where: string, allowed: string): string {
+  return `${subject} ${value} is not one of the values allowed ${where}: ${allowed}.`;
+}
+
+/** Excerpt of a key of several fields (KEYN): the fields' values separated by commas, an empty one left empty. */
+export function EXKEY(key: string): string {
+  return EX(key.split("\u0000").join("").split("\u001f").join(", "));
 }
 
 /**
@@ -224,7 +238,7 @@ export interface Finding {
 }
 
 /** Writes the message of a finding decided after the walk from what the finding keeps. */
-type Describe = (subject: unknown, detail: unknown, source: string) => string;
+type Describe = (subject: unknown, detail: unknown) => string;
 
 /**
  * A finding decided after the walk (an allowed-values miss, a dangling reference or link). Its message is written only
@@ -238,20 +252,23 @@ class DeferredFinding implements Finding {
     private readonly describe: Describe,
     private readonly subject: unknown,
     private readonly detail: unknown,
-    private readonly source: string,
   ) {}
 
   get message(): string {
-    return this.describe(this.subject, this.detail, this.source);
+    return this.describe(this.subject, this.detail);
   }
 }
 
 const allowedValuesMessage: Describe = (value, verdict) => {
-  const { where, allowed, ending } = verdict as AllowedVerdict;
-  return notAllowed(EX(value), where, allowed, ending);
+  const { subject, where, allowed } = verdict as AllowedVerdict;
+  return notOneOf(subject, EX(value), where, allowed);
 };
-const referenceMessage: Describe = (key, label, source) => `${label as string}${key === null ? " (empty key)" : ` ${EX(key)}`} [${source}]`;
-const linkMessage: Describe = (fragment) => `Link target ${EX(`#${fragment as string}`)} does not match any id or uuid in this document`;
+/** A reference's message from what names the key (`The link's hypertext reference`) and what it failed to name. */
+const referenceMessage: Describe = (key, label) => {
+  const [subject, missing] = label as ReferenceLabel;
+  return key === null ? `${subject} is missing or empty, so it ${missing}.` : `${subject} ${EX(key)} ${missing}.`;
+};
+const linkMessage: Describe = (fragment) => `The link target ${EX(`#${fragment as string}`)} names no id or uuid declared in this document.`;
 
 /**
  * A node some strict allowed-values constraint missed: whether another constraint matched it, the constraints that
@@ -319,20 +336,24 @@ const RULE_KEY_BASE = 65_536;
 /** The rule reporting a miss by a combination of allowed-values constraints, and the rest of its message. */
 interface AllowedVerdict {
   strict: number;
+  subject: string;
   where: string;
   allowed: string;
-  ending: string;
 }
+
+/** What names a reference's key (`The link's hypertext reference`) and what a missing key fails to name (`names no resource in this document`). */
+export type ReferenceLabel = readonly [subject: string, missing: string];
 
 /** Verdicts by combination (see finishAllowedValues), per generated module: the same for every check it makes. */
 const VERDICTS = new WeakMap<RuleTables, Map<number | string, AllowedVerdict>>();
 
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
 export interface RuleTables {
-  source: readonly string[];
   allowOther: readonly boolean[];
   allowedValues: readonly (readonly string[])[];
-  allowedTarget: readonly string[];
+  /** Per allowed-values rule, how its findings name the value (`The property name`) and where the values apply (`here`). */
+  allowedSubject: readonly string[];
+  allowedWhere: readonly string[];
 }
 
 /**
@@ -407,7 +428,7 @@ export class SemanticRun {
   }
 
   private reportDeferred(rule: number, at: PathNode, describe: Describe, subject: unknown, detail: unknown): void {
-    this.file(new DeferredFinding(rule, at, describe, subject, detail, this.tables.source[rule]!));
+    this.file(new DeferredFinding(rule, at, describe, subject, detail));
   }
 
   private file(finding: Finding): void {
@@ -530,7 +551,7 @@ export class SemanticRun {
   }
 
   /** An index-has-key reference, resolved in `finish` when every index is complete. */
-  reference(rule: number, index: Set<string>, key: string | null, depth: number, label: string): void {
+  reference(rule: number, index: Set<string>, key: string | null, depth: number, label: ReferenceLabel): void {
     if (key !== null && index.has(key)) return;
     this.references.push(rule, index, key, this.placeAt(depth), label);
   }
@@ -585,7 +606,7 @@ export class SemanticRun {
       const idEnd = INSERT_ID.lastIndex;
       INSERT_CLOSE.lastIndex = idEnd;
       if (INSERT_CLOSE.test(text)) {
-        this.reference(rule, this.paramIds!, text.slice(idStart, idEnd), depth, "Parameter insertion refers to an undefined parameter id");
+        this.reference(rule, this.paramIds!, text.slice(idStart, idEnd), depth, PARAMETER_INSERTION);
         start = text.indexOf("{{", INSERT_CLOSE.lastIndex);
       } else {
         start = text.indexOf("{{", Math.max(start + 1, idEnd - INSERT_SHORTEST_PREFIX + 1));
@@ -671,15 +692,14 @@ export class SemanticRun {
 
   /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
   private allowedVerdict(rules: readonly number[]): AllowedVerdict {
-    const { allowOther, allowedValues, allowedTarget, source } = this.tables;
+    const { allowOther, allowedValues, allowedSubject, allowedWhere } = this.tables;
     let strict = -1;
     const allowed = new Set<string>();
     for (const r of rules) {
       if (strict < 0 && !allowOther[r]) strict = r;
       for (const value of allowedValues[r]!) allowed.add(value);
     }
-    const ids = rules.map((r) => source[r]);
-    return { strict, where: allowedTarget[strict]!, allowed: allowedList(allowed), ending: ` [${ids.join(", ")}]` };
+    return { strict, subject: allowedSubject[strict]!, where: allowedWhere[strict]!, allowed: allowedList(allowed) };
   }
 
   private finishReferences(): void {
@@ -766,6 +786,7 @@ function positionsIn(value: unknown): (segment: Segment) => number {
 // on prose such as "{{insert:param,{{insert:param,..." (each start rescans the id to its end), so the id and the
 // closing braces are matched after the prefix; when they do not close, every later prefix that lies wholly inside the
 // same id would fail the same way and is skipped. Linear in the length of the text.
+const PARAMETER_INSERTION: ReferenceLabel = ["The parameter insertion", "names no parameter of this catalog"];
 const INSERT_PREFIX = /\{\{\s*insert:\s*param,\s*/y;
 const INSERT_ID = /[^\s}]+/y;
 const INSERT_CLOSE = /\s*\}\}/y;

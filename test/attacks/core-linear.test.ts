@@ -69,7 +69,7 @@ describe("the semantic layer's parameter-insertion scan", () => {
     const document = { catalog: { uuid, metadata, controls: [{ id: "c1", title: "C", parts: [{ id: "c1_smt", name: "statement", prose }] }] } };
     const outcome = validateBytes(new TextEncoder().encode(JSON.stringify(document)), { level: "full" });
     if (outcome.kind !== "report") throw new Error(outcome.kind);
-    return outcome.report.issues.filter((issue) => issue.message.startsWith("Parameter insertion")).map((issue) => /id "(.*)" \[/.exec(issue.message)![1]!);
+    return outcome.report.issues.filter((issue) => issue.message.startsWith("The parameter insertion")).map((issue) => /^The parameter insertion "(.*)" names no parameter/.exec(issue.message)![1]!);
   };
 
   it("finds what the single expression it replaced found", () => {

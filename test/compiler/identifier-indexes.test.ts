@@ -5,8 +5,8 @@ import { linkLookedUp, withoutLinkMarks } from "../../compiler/semantic/emit/con
 import { identifierIndexes } from "../../compiler/semantic/identifier-indexes.js";
 import type { AssemblyDef, FlagDef, KeyField, RawConstraint } from "../../compiler/metaschema/metaschema.js";
 
-const flag = (name: string, asType: string) => ({ name, jsonName: name, def: { kind: "flag", name, contextPath: `m:${name}`, asType } as FlagDef });
-const assembly = (...flags: ReturnType<typeof flag>[]): AssemblyDef => ({ kind: "assembly", name: "a", useName: "a", contextPath: "m:a", rootName: undefined, flags, children: [] });
+const flag = (name: string, asType: string) => ({ name, jsonName: name, def: { kind: "flag", name, contextPath: `m:${name}`, asType, formalName: undefined, description: undefined } as FlagDef });
+const assembly = (...flags: ReturnType<typeof flag>[]): AssemblyDef => ({ kind: "assembly", name: "a", useName: "a", contextPath: "m:a", rootName: undefined, flags, children: [], formalName: undefined, description: undefined });
 const index = (indexName: string, ...keyFields: KeyField[]) => ({ kind: "index", indexName, keyFields }) as unknown as RawConstraint;
 const key = (target: string, pattern?: string): KeyField => ({ target, pattern });
 

@@ -24,7 +24,7 @@ describe("semantic layer at depth", () => {
     const findings = runSemanticLayer("catalog", nestedParts(2000), active).issues;
     const heapGrowth = getHeapStatistics().total_heap_size - heapBefore;
 
-    const placement = findings.filter((f) => f.message.startsWith('Value "item" is not allowed'));
+    const placement = findings.filter((f) => f.message.startsWith('The part name "item" is not one of the values allowed'));
     expect(placement.length).toBe(2000);
     const deepest = placement.at(-1)!;
     expect(deepest.path).toBe(`/catalog/controls/0${"/parts/0".repeat(2000)}/name`);

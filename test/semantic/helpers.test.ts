@@ -1,14 +1,17 @@
 // The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { allowedList, KEYN, KEYPAT, KEYREST, notAllowed, PathNode, SemanticRun, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+import { allowedList, EXKEY, KEYN, KEYPAT, KEYREST, notAllowed, notOneOf, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
 
+// Rules 0 and 1 are strict, rule 2 allows other values; each names its values differently, so that a message tells
+// which rule wrote it.
 const tables: RuleTables = {
-  source: ["strict-a", "strict-b", "other-c"],
   allowOther: [false, false, true],
   allowedValues: [["x"], ["y"], ["z"]],
-  allowedTarget: ["@name", "@name", "@name"],
+  allowedSubject: ["The part name", "The property name", "The link relation"],
+  allowedWhere: ["here", "for a property in the OSCAL namespace", "here"],
 };
+const missingKey: ReferenceLabel = ["The link's hypertext reference", "names no resource in this document"];
 
 /** A run over `model` with a helper that sets the path stack as the generated walk does. */
 function runOver(model: string) {
@@ -59,7 +62,7 @@ describe("semantic run", () => {
     run.allowed(2, false, rejected, "name", "w", at("parts", 1, "name"));
     const found = run.finish({ parts: [accepted, rejected] }, 0);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ rule: 0, message: 'Value "w" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]' });
+    expect(found[0]).toMatchObject({ rule: 0, message: 'The part name "w" is not one of the values allowed here: "x", "z".' });
     expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
   });
 
@@ -101,8 +104,8 @@ describe("semantic run", () => {
   });
 
   /**
-   * The rule and the constraints named by the one finding on a node that `made` rules miss as made, after a clock is
-   * taken, and then `asOf` rules miss as of that clock.
+   * The rule and the message of the one finding on a node that `made` rules miss as made, after a clock is taken, and
+   * then `asOf` rules miss as of that clock: the first strict rule in that order reports, with the values of them all.
    */
   function verdictOnOneNode(made: readonly number[], asOf: readonly number[]): [number, string][] {
     const { run, at } = runOver("catalog");
@@ -112,15 +115,16 @@ describe("semantic run", () => {
     run.missesAsOf(clock);
     for (const rule of asOf) run.allowed(rule, false, part, "name", "w", at("parts", 0, "name"));
     run.missesAsOf(-1);
-    return run.finish({ parts: [part] }, 0).map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))]);
+    return run.finish({ parts: [part] }, 0).map((f) => [f.rule, f.message]);
   }
 
-  it("names first, of rules ordered alike, the one whose earliest miss was made first", () => {
-    expect(verdictOnOneNode([1], [0, 1])).toEqual([[0, "[strict-a, strict-b]"]]);
+  it("reports, of rules ordered alike, the one whose earliest miss was made first", () => {
+    expect(verdictOnOneNode([1], [0, 1])).toEqual([[0, 'The part name "w" is not one of the values allowed here: "x", "y".']]);
   });
 
   it("orders three rules missing one node by their earliest misses, as of a clock or as made", () => {
-    expect(verdictOnOneNode([1], [2, 0])).toEqual([[0, "[other-c, strict-a, strict-b]"]]);
+    expect(verdictOnOneNode([1], [2, 0])).toEqual([[0, 'The part name "w" is not one of the values allowed here: "x", "y", "z".']]);
+    expect(verdictOnOneNode([0], [2, 1])).toEqual([[1, 'The property name "w" is not one of the values allowed for a property in the OSCAL namespace: "x", "y", "z".']]);
   });
 
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
@@ -134,9 +138,9 @@ describe("semantic run", () => {
     for (const [i, part] of [before, after].entries()) run.allowed(0, false, part, "name", part.name, at("parts", i, "name"));
     run.missesAsOf(-1);
     const found = run.finish({ parts: [before, after] }, 0);
-    expect(found.map((f) => [f.rule, f.message.slice(f.message.lastIndexOf("["))])).toEqual([
-      [0, "[other-c, strict-a]"],
-      [0, "[strict-a, strict-b]"],
+    expect(found.map((f) => [f.rule, f.message])).toEqual([
+      [0, 'The part name "v" is not one of the values allowed here: "x", "z".'],
+      [0, 'The part name "w" is not one of the values allowed here: "x", "y".'],
     ]);
   });
 
@@ -149,19 +153,23 @@ describe("semantic run", () => {
     run.allowed(0, false, prop, "value", "v", at("props", 0, "value"));
     const found = run.finish({ props: [prop] }, 0);
     expect(found.map((f) => [f.at.pointer, f.rule, f.message])).toEqual([
-      ["/catalog/props/0/value", 1, 'Value "v" is not allowed for @name; allowed: "x", "y" [strict-b, strict-a]'],
-      ["/catalog/props/0/name", 0, 'Value "n" is not allowed for @name; allowed: "x", "z" [strict-a, other-c]'],
+      ["/catalog/props/0/value", 1, 'The property name "v" is not one of the values allowed for a property in the OSCAL namespace: "x", "y".'],
+      ["/catalog/props/0/name", 0, 'The part name "n" is not one of the values allowed here: "x", "z".'],
     ]);
   });
 
   it("resolves references after the walk, against keys indexed later", () => {
     const { run, at } = runOver("catalog");
     const index = run.indexes["ix"]!;
-    run.reference(1, index, "later", at("links", 0), "refers to a missing key:");
-    run.reference(1, index, "never", at("links", 1), "refers to a missing key:");
+    run.reference(1, index, "later", at("links", 0), missingKey);
+    run.reference(1, index, "never", at("links", 1), missingKey);
+    run.reference(1, index, null, at("links", 2), missingKey);
     index.add("later");
-    const found = run.finish({ links: [{}, {}] }, 0);
-    expect(found.map((f) => [f.at.pointer, f.message])).toEqual([["/catalog/links/1", 'refers to a missing key: "never" [strict-b]']]);
+    const found = run.finish({ links: [{}, {}, {}] }, 0);
+    expect(found.map((f) => [f.at.pointer, f.message])).toEqual([
+      ["/catalog/links/1", 'The link\'s hypertext reference "never" names no resource in this document.'],
+      ["/catalog/links/2", "The link's hypertext reference is missing or empty, so it names no resource in this document."],
+    ]);
   });
 
   it("reports a fragment link only when no id or uuid of the document matches it", () => {
@@ -188,7 +196,7 @@ describe("semantic run", () => {
   it("does not report a fragment link again where its link already holds a finding, and keeps a malformed escape as written", () => {
     const { run, at } = runOver("catalog");
     const index = run.indexes["ix"]!;
-    run.reference(1, index, "gone", at("links", 0), "refers to a missing key:");
+    run.reference(1, index, "gone", at("links", 0), missingKey);
     run.link("gone", at("links", 0, "href"));
     run.report(0, at("links", 1), "on the second link");
     run.link("also-gone", at("links", 1, "href"));
@@ -201,11 +209,14 @@ describe("semantic run", () => {
       [0, "/catalog/links/1"],
       [2, "/catalog/links/2/href"],
     ]);
-    expect(found[2]!.message).toBe('Link target "#bad%zz" does not match any id or uuid in this document');
+    expect(found[2]!.message).toBe('The link target "#bad%zz" names no id or uuid declared in this document.');
   });
 });
 
 describe("index keys", () => {
+  it("quotes a key of several fields with its fields separated by commas, an empty one left empty", () => {
+    expect(EXKEY(KEYN(["a", undefined, "b"])!)).toBe('"a, , b"');
+  });
   it("joins key fields, and gives no key when every field is empty", () => {
     expect(KEYN(["a", undefined, "b"])).toBe("a\u001f\u0000\u001fb");
     expect(KEYN([undefined, null])).toBeNull();
@@ -226,13 +237,16 @@ describe("index keys", () => {
   });
 });
 
-describe("the allowed-values message NIST's rules and the packs share", () => {
+describe("the allowed-values messages", () => {
   it("lists the allowed values distinct and sorted, the first 12 and how many more", () => {
     const values = ["m", "b", "a", "b", ...Array.from({ length: 12 }, (_, i) => `v${String(i).padStart(2, "0")}`)];
     expect(allowedList(values)).toBe('"a", "b", "m", "v00", "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", ... (3 more)');
     expect(allowedList(new Set(["y", "x"]))).toBe('"x", "y"');
   });
-  it("names where the value was found when that is known, and ends with its source", () => {
+  it("names the value and where the values apply in NIST's words, with no constraint id or Metapath", () => {
+    expect(notOneOf("The property name", '"isa-title"', "for a property in the OSCAL namespace", '"a", "b"')).toBe('The property name "isa-title" is not one of the values allowed for a property in the OSCAL namespace: "a", "b".');
+  });
+  it("writes the packs' message as they always have: where the value was found when that is known, ending with its source", () => {
     expect(notAllowed('"q"', "party/@type", '"x", "y"', " [oscal-party-type]")).toBe('Value "q" is not allowed for party/@type; allowed: "x", "y" [oscal-party-type]');
     expect(notAllowed('"q"', undefined, '"x"', ". A FedRAMP rule (fedramp x)")).toBe('Value "q" is not allowed; allowed: "x". A FedRAMP rule (fedramp x)');
   });

@@ -12,9 +12,9 @@ import { readVerifiedSchemas, type JsonSchema } from "../../compiler/schema-sour
 const { metaschemaDir } = buildPaths();
 
 function inventory(): { root: AssemblyDef; widget: FieldDef } {
-  const widget: FieldDef = { kind: "field", name: "widget", useName: "widget", contextPath: "test:widget", asType: "string", flags: [], valueKey: null };
+  const widget: FieldDef = { kind: "field", name: "widget", useName: "widget", contextPath: "test:widget", asType: "string", flags: [], valueKey: null, formalName: undefined, description: undefined };
   const root: AssemblyDef = {
-    kind: "assembly", name: "inventory", useName: "inventory", contextPath: "test:inventory", rootName: "inventory", flags: [],
+    kind: "assembly", name: "inventory", useName: "inventory", contextPath: "test:inventory", rootName: "inventory", flags: [], formalName: undefined, description: undefined,
     children: [{ name: "widget", jsonName: "widgets", multiplicity: "array", def: widget }],
   };
   return { root, widget };

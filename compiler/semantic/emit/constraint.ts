@@ -61,14 +61,12 @@ export function perTargetNode(ctx: EmitContext, unit: CompileUnit, ref: NodeRef,
   return { reset, segments: targetSegments(ctx, parseMetapath(unit.constraint.target), ref, body), writes };
 }
 
-/** The constraint's id in messages: NIST's, else our key. */
-export function sourceId(unit: CompileUnit): string {
-  return unit.constraint.id ?? unit.constraint.key;
-}
-
-/** Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already there. */
+/**
+ * Code entering the node's key (a JS expression: a string, or null for no key) in `set`, reporting a key already there;
+ * `describe` writes the message from the variable holding the key.
+ */
 export function duplicateKeyCheck(key: string, set: string, rule: number, describe: (key: string) => string): string {
-  return `{ const k = ${key}; if (k !== null) { ${addingOnce(set, "k", `R.report(${rule}, PL, ${describe("EX(k)")});`)} } }`;
+  return `{ const k = ${key}; if (k !== null) { ${addingOnce(set, "k", `R.report(${rule}, PL, ${describe("k")});`)} } }`;
 }
 
 /** Code adding `value` to `set` and running `duplicate` when it was there already: one lookup, not has() then add(). */

@@ -4,6 +4,7 @@
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance, RawConstraint } from "../../metaschema/metaschema.js";
 import type { Expr } from "../../metaschema/metapath-ast.js";
 import { jsonLiteral, name, regexLiteral, type Name } from "../../codegen/code.js";
+import { joinedWithOr } from "./plain-words.js";
 
 /** A constraint that cannot be decided from one document (or never selects anything); carries the reason. */
 export class NotApplicable extends Error {}
@@ -16,7 +17,11 @@ export interface NodeRef {
   type: NodeType;
   container: string; // JS expression: the JSON object/array holding the value
   key: string; // JS expression: its key in the container
-  label: string; // Metapath-like name for messages
+  /**
+   * What the predicates that selected the node (a flag: its owner, then the flag) require of it, in words
+   * (plain-words.ts): absent when none did, null when one of them is not simply said.
+   */
+  conditions?: readonly string[] | null;
   atomic?: boolean; // v is the node's atomic value, already checked with isAtom
   /** How the node (a flag: its owner) was reached: as `inst` of a `parent` node, kept if the step's `predicates` hold. */
   via?: { parent: AssemblyDef; inst: ModelInstance; predicates: readonly Expr[] };
@@ -26,6 +31,12 @@ export interface Mode {
   path: boolean; // maintain the JSON Pointer stack while stepping
   /** A descendant search meets nodes of this definition but does not search below them: their own search does. */
   leaves?: AssemblyDef;
+}
+
+/** A rule in words: what it checks, and what fixes a finding (where one sentence can say it). */
+export interface RuleWords {
+  description: string;
+  fix?: string;
 }
 
 export interface CompileUnit {
@@ -114,6 +125,12 @@ export class EmitContext {
   readonly avSites = new Map<string, Set<RawConstraint>>();
   /** Rules that can never report (allow-other allowed-values alone at every site): no code is emitted for them. */
   readonly inert = new Set<number>();
+  /** Per allowed-values rule, how its findings name the value and where it applies ("here", "for a property ..."). */
+  readonly allowedPhrases = new Map<number, { subject: string; where: string }>();
+  /** Per rule, what it checks and how to fix a finding, in words: the first node the rule met decides. */
+  readonly ruleWords = new Map<number, RuleWords>();
+  /** Per index, the nouns of the nodes entered in it (for messages naming what a reference should name). */
+  readonly indexedNouns = new Map<string, Set<string>>();
   private readonly navigationKeys = new Set<string>();
   readonly navigations: Navigation[] = [];
   /** Who reads the properties `member` records: the document walk, or a constraint. */
@@ -127,7 +144,20 @@ export class EmitContext {
     readonly unitsOf: (def: AssemblyDef | FieldDef | FlagDef) => readonly CompileUnit[],
     /** Indexes whose keys are all identifiers declared for fragment links (compiler/semantic/identifier-indexes.ts). */
     readonly identifierIndexes: ReadonlySet<string>,
+    /** What each index holds, in words, as a first pass over the constraints learned it (indexedNouns). */
+    readonly indexedItems: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {}
+
+  /** Records what a rule checks and how to fix its findings, unless a node met earlier decided them. */
+  describeRule(rule: number, words: RuleWords): void {
+    if (!this.ruleWords.has(rule)) this.ruleWords.set(rule, words);
+  }
+
+  /** What the index holds, in words ("component", "control, group or part"). */
+  indexedInWords(index: string): string {
+    const nouns = this.indexedItems.get(index);
+    return nouns && nouns.size > 0 ? joinedWithOr([...nouns]) : "matching item";
+  }
 
   fresh(prefix: string): string {
     return `${prefix}${this.counter++}`;

@@ -5,6 +5,13 @@ import type { Expr, Step } from "../../metaschema/metapath.js";
 import type { DescendantSegment, LoopSegment, Segment } from "./constraint.js";
 import { atSegment, js, nodeName, NotApplicable, type EmitContext, type LoopNames, type Mode, type NodeRef } from "./context.js";
 import { compileBoolean } from "./expressions.js";
+import { conditionsInWords, flagStepConditions } from "./plain-words.js";
+
+/** Conditions in words of a node selected by a further step: null once one of them is not simply said. */
+function alsoRequired(before: NodeRef["conditions"], added: readonly string[] | null): NodeRef["conditions"] {
+  if (before === null || added === null) return null;
+  return added.length === 0 ? before : [...(before ?? []), ...added];
+}
 
 const reachMemos = new WeakMap<EmitContext, Map<string, boolean>>();
 
@@ -57,7 +64,8 @@ export function emitInstanceLoop(
 /** A child node, once its loop has checked its shape (itemGuard): a field without a value key is then atomic. */
 function childRef(parent: AssemblyDef, inst: ModelInstance, predicates: readonly Expr[], v: string, container: string, key: string): NodeRef {
   const type: NodeRef["type"] = inst.def.kind === "assembly" ? { kind: "assembly", def: inst.def } : { kind: "field", def: inst.def };
-  return { v, type, container, key, label: inst.name, atomic: inst.def.kind === "field" && inst.def.valueKey === null, via: { parent, inst, predicates } };
+  const conditions = conditionsInWords(predicates);
+  return { v, type, container, key, conditions, atomic: inst.def.kind === "field" && inst.def.valueKey === null, via: { parent, inst, predicates } };
 }
 
 /** Statements running `body` once per node selected by `expr` from `ref`. */
@@ -76,7 +84,7 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (step.call.name === "doc") throw new NotApplicable("needs another document: doc() loads an imported or leveraged OSCAL document");
       throw new Error(`unsupported function step ${step.call.name}()`);
     case "self":
-      return filtered(ref);
+      return filtered({ ...ref, conditions: alsoRequired(ref.conditions, conditionsInWords(step.predicates)) });
     case "group": {
       // (a|b/c|.//d)/rest: each branch continues with the remaining steps; group predicates apply to branch results.
       return step.branches
@@ -93,7 +101,7 @@ function emitSteps(ctx: EmitContext, steps: readonly Step[], at: number, ref: No
       if (!inst) throw new NotApplicable(`target names no existing node: ${ref.type.def.name} has no flag @${step.name}`);
       const f = ctx.fresh("f");
       const owner = ref.type.def;
-      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), label: `${ref.label}/@${inst.name}`, atomic: true, via: ref.via };
+      const next: NodeRef = { v: f, type: { kind: "flag", def: inst.def, owner }, container: ref.v, key: js(inst.jsonName), conditions: alsoRequired(ref.conditions, flagStepConditions(step)), atomic: true, via: ref.via };
       const onFlag = filtered(next);
       return `{ const ${f} = ${ref.v}${ctx.member(owner, inst.jsonName)}; if (isAtom(${f})) { ${mode.path ? atSegment(js(inst.jsonName), onFlag) : onFlag} } }`;
     }

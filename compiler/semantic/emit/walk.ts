@@ -6,6 +6,8 @@ import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopS
 import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
+import { capitalised, flagNoun } from "./plain-words.js";
+import { code } from "../../codegen/code.js";
 
 export class Walk {
   readonly ctx: EmitContext;
@@ -33,8 +35,9 @@ export class Walk {
     multiSites: ReadonlySet<string>,
     private readonly own: OwnRuleIndices | undefined,
     identifierIndexes: ReadonlySet<string>,
+    indexedItems?: ReadonlyMap<string, ReadonlySet<string>>,
   ) {
-    this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? [], identifierIndexes);
+    this.ctx = new EmitContext(multiSites, (def) => byContext.get(def) ?? [], identifierIndexes, indexedItems);
   }
 
   /**
@@ -53,7 +56,7 @@ export class Walk {
   }
 
   private contextRef(def: AssemblyDef | FieldDef): NodeRef {
-    return { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk", label: def.name };
+    return { v: "x", type: def.kind === "assembly" ? { kind: "assembly", def } : { kind: "field", def }, container: "pc", key: "pk" };
   }
 
   /** The name of the visit function of `def`, emitting it (and those it calls) on first use. */
@@ -74,7 +77,7 @@ export class Walk {
       const units = this.byContext.get(flag.def) ?? [];
       const ownChecks = this.ownFlagChecks(flag.name, flag.def, def);
       if (units.length === 0 && ownChecks === "") continue;
-      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), label: `${def.name}/@${flag.name}`, atomic: true };
+      const flagRef: NodeRef = { v: "f", type: { kind: "flag", def: flag.def, owner: def }, container: "x", key: js(flag.jsonName), atomic: true };
       const checks = [...this.planBlocks(units, flagRef).blocks, ownChecks].filter((code) => code !== "").join("\n");
       // Constraints compiled to nothing (allow-other values alone) leave no block to run.
       if (checks === "") continue;
@@ -313,7 +316,8 @@ export class Walk {
     if (!this.own) return "";
     if (flagName === "uuid" && def.asType === "uuid") {
       // The set that finds a uuid declared twice is also where fragment links look uuids up: one set, not two.
-      const twice = `if (A[${this.own.uuidUnique}] === 1) R.report(${this.own.uuidUnique}, PL, "UUID " + EX(f) + " is declared more than once in the document");`;
+      const message = code`${`${capitalised(`the ${flagNoun(def, owner)}`)} `} + EX(f) + ${" is a UUID already declared elsewhere in this document; every UUID must be unique."}`;
+      const twice = `if (A[${this.own.uuidUnique}] === 1) R.report(${this.own.uuidUnique}, PL, ${message});`;
       return `{ ${addingOnce("R.uuids", "f", twice)} }`;
     }
     if (flagName === "id") return "R.declare(String(f));";

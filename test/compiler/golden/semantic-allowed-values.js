@@ -6,7 +6,7 @@ var S12 = new Set(["http://csrc.nist.gov/ns/oscal"]);
 function W2(x) {
 { const f = x["type"]; if (isAtom(f)) { P[PL] = "type"; if (PL <= MH) MH = PL - 1; PL++; 
 if (A[0] === 1) {
-{ const v1 = f; if (!S0.has(String(v1))) R.report(0, PL, notAllowed(EX(v1), "party/@type", allowedList(S0), " [oscal-metadata-party-type-values]")); }
+{ const v1 = f; if (!S0.has(String(v1))) R.report(0, PL, notOneOf("The party type", EX(v1), "here", allowedList(S0))); }
 }
  PL--; } }
 }
@@ -17,7 +17,7 @@ function W1(x) {
 
 function W4(x) {
 { const g15 = A[1] === 1;
-if (g15) { const c9 = x["props"]; if (c9 !== undefined) { P[PL] = "props"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c9)) { for (let i10 = 0; i10 < c9.length; i10++) { const y11 = c9[i10]; P[PL] = i10; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y11)) { if (((y11["ns"] === undefined || S12.has(AS(y11["ns"])))) && ((AS(y11["name"]) === "method"))) { { const f13 = y11["value"]; if (isAtom(f13)) { P[PL] = "value"; if (PL <= MH) MH = PL - 1; PL++; { const v14 = f13; if (!S8.has(String(v14))) R.report(1, PL, notAllowed(EX(v14), "prop/@value", allowedList(S8), " [oscal-activity-type-values]")); } PL--; } } } } PL--; } } PL--; } } }
+if (g15) { const c9 = x["props"]; if (c9 !== undefined) { P[PL] = "props"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c9)) { for (let i10 = 0; i10 < c9.length; i10++) { const y11 = c9[i10]; P[PL] = i10; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y11)) { if (((y11["ns"] === undefined || S12.has(AS(y11["ns"])))) && ((AS(y11["name"]) === "method"))) { { const f13 = y11["value"]; if (isAtom(f13)) { P[PL] = "value"; if (PL <= MH) MH = PL - 1; PL++; { const v14 = f13; if (!S8.has(String(v14))) R.report(1, PL, notOneOf("The property value", EX(v14), "for a property with name \"method\" in the OSCAL namespace", allowedList(S8))); } PL--; } } } } PL--; } } PL--; } } }
 }
 
 function W3(x) {

@@ -13,7 +13,7 @@ return false;
 
 function W4(x) {
 if (A[0] === 1) {
-if (!(!CMPG(">", SEQ(AT(x["start"])), SEQ(AT(x["end"]))))) R.report(0, PL, "The port range start should not be after its end. (port-range) [oscal-component-protocol-port-range-starts-before-end]");
+if (!(!CMPG(">", SEQ(AT(x["start"])), SEQ(AT(x["end"]))))) R.report(0, PL, "The port range start should not be after its end (port range).");
 }
 }
 
@@ -53,7 +53,7 @@ function W6(x) {
 
 function W10(x) {
 if (A[1] === 1) {
-if (!((Q31(x) || Q37(x)))) R.report(1, PL, "Expected prop[@name='status']/@value=('withdrawn','Withdrawn') or part[@name='statement'] to hold (control) [oscal-catalog-control-require-statement-when-not-withdrawn]");
+if (!((Q31(x) || Q37(x)))) R.report(1, PL, "A control must either have a property with name \"status\" whose value is \"withdrawn\" or \"Withdrawn\" or have a part with name \"statement\". This one does not.");
 }
 { const c41 = x["controls"]; if (c41 !== undefined) { P[PL] = "controls"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c41)) { for (let i42 = 0; i42 < c41.length; i42++) { const y43 = c41[i42]; P[PL] = i42; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y43)) { W10(y43); } PL--; } } PL--; } }
 }

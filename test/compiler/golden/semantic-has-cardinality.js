@@ -6,7 +6,7 @@ function W2(x) {
 if (A[0] === 1) {
 C0 = 0;
 { const c0 = x["props"]; if (c0 !== undefined) { if (Array.isArray(c0)) { for (let i1 = 0; i1 < c0.length; i1++) { const y2 = c0[i1]; if (isObj(y2)) { if (((y2["ns"] === undefined || S3.has(AS(y2["ns"]))) && (AS(y2["name"]) === "method"))) { C0++; } } } } } }
-if (C0 < 1) R.report(0, PL, "Expected at least 1 of prop[has-oscal-namespace('http://csrc.nist.gov/ns/oscal') and @name='method'] in activity, found " + C0 + " [oscal-activity-type-cardinality]");
+if (C0 < 1) R.report(0, PL, "An activity needs at least one property with name \"method\" in the OSCAL namespace (found " + C0 + ").");
 }
 }
 

@@ -24,7 +24,7 @@ function W6(x) {
 
 function W8(x) {
 { const g3 = A[0] === 1;
-if (g3) { const c0 = x["leveraged-authorizations"]; if (c0 !== undefined) { P[PL] = "leveraged-authorizations"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c0)) { for (let i1 = 0; i1 < c0.length; i1++) { const y2 = c0[i1]; P[PL] = i1; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y2)) { { { const k = (AS(y2["uuid"]) ?? null); if (k !== null) { const s = IX["index-system-implementation-leveraged-authorization-uuid"], n = s.size; if (s.add(k).size === n) R.report(0, PL, "Duplicate key (@uuid) " + EX(k) + " in index index-system-implementation-leveraged-authorization-uuid [oscal-system-implementation-component-leveraged-authorization-uuid-index]"); } } } } PL--; } } PL--; } } }
+if (g3) { const c0 = x["leveraged-authorizations"]; if (c0 !== undefined) { P[PL] = "leveraged-authorizations"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c0)) { for (let i1 = 0; i1 < c0.length; i1++) { const y2 = c0[i1]; P[PL] = i1; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y2)) { { { const k = (AS(y2["uuid"]) ?? null); if (k !== null) { const s = IX["index-system-implementation-leveraged-authorization-uuid"], n = s.size; if (s.add(k).size === n) R.report(0, PL, "This leveraged authorization repeats the leveraged authorization UUID " + EX(k) + " of an earlier one; references could not tell them apart."); } } } } PL--; } } PL--; } } }
 }
 
 function W7(x) {

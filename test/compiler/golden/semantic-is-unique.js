@@ -3,7 +3,7 @@ var U0 = null;
 
 function W2(x) {
 { if (A[0] === 1) U0 = null; const g3 = A[0] === 1;
-if (g3) { const c0 = x["responsible-roles"]; if (c0 !== undefined) { P[PL] = "responsible-roles"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c0)) { for (let i1 = 0; i1 < c0.length; i1++) { const y2 = c0[i1]; P[PL] = i1; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y2)) { { { const k = (AS(y2["role-id"]) ?? null); if (k !== null) { if (U0 === null) U0 = k; else if (typeof U0 === "string") { if (U0 === k) R.report(0, PL, "Duplicate responsible-role (@role-id) " + EX(k) + " within activity [oscal-unique-activity-responsible-role]"); else U0 = new Set([U0, k]); } else { const s = U0, n = s.size; if (s.add(k).size === n) R.report(0, PL, "Duplicate responsible-role (@role-id) " + EX(k) + " within activity [oscal-unique-activity-responsible-role]"); } } } } } PL--; } } PL--; } } }
+if (g3) { const c0 = x["responsible-roles"]; if (c0 !== undefined) { P[PL] = "responsible-roles"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c0)) { for (let i1 = 0; i1 < c0.length; i1++) { const y2 = c0[i1]; P[PL] = i1; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y2)) { { { const k = (AS(y2["role-id"]) ?? null); if (k !== null) { if (U0 === null) U0 = k; else if (typeof U0 === "string") { if (U0 === k) R.report(0, PL, "This responsible role repeats the responsible role ID " + EX(k) + " of an earlier one in the same activity; each must be unique there."); else U0 = new Set([U0, k]); } else { const s = U0, n = s.size; if (s.add(k).size === n) R.report(0, PL, "This responsible role repeats the responsible role ID " + EX(k) + " of an earlier one in the same activity; each must be unique there."); } } } } } PL--; } } PL--; } } }
 }
 
 function W1(x) {

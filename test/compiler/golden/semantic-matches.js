@@ -5,7 +5,7 @@ var S23 = new Set(["http://csrc.nist.gov/ns/oscal"]);
 
 function W3(x) {
 if (A[0] === 1) {
-{ const v = AT(x["number"]); if (v !== undefined) { const s = String(v); if (!R0.test(s)) R.report(0, PL, "Value " + EX(s) + " of telephone-number does not match the pattern ^[0-9]{3}[0-9]{1,12}$ [oscal-metadata-telephone-number-regex]"); } }
+{ const v = AT(x["number"]); if (v !== undefined) { const s = String(v); if (!R0.test(s)) R.report(0, PL, "The telephone number " + EX(s) + " does not match the required pattern ^[0-9]{3}[0-9]{1,12}$."); } }
 }
 }
 
@@ -28,7 +28,7 @@ function W0(x) {
 
 function W7(x) {
 { const g25 = A[1] === 1;
-if (g25) { const c20 = x["props"]; if (c20 !== undefined) { P[PL] = "props"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c20)) { for (let i21 = 0; i21 < c20.length; i21++) { const y22 = c20[i21]; P[PL] = i21; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y22)) { if (((y22["ns"] === undefined || S23.has(AS(y22["ns"])))) && ((AS(y22["name"]) === "priority"))) { { const f24 = y22["value"]; if (isAtom(f24)) { P[PL] = "value"; if (PL <= MH) MH = PL - 1; PL++; { const v = f24; const s = String(v); if (!R19.test(s)) R.report(1, PL, "Value " + EX(s) + " of prop/@value does not match the integer datatype [oscal-risk-priority-datatype]"); } PL--; } } } } PL--; } } PL--; } } }
+if (g25) { const c20 = x["props"]; if (c20 !== undefined) { P[PL] = "props"; if (PL <= MH) MH = PL - 1; PL++; if (Array.isArray(c20)) { for (let i21 = 0; i21 < c20.length; i21++) { const y22 = c20[i21]; P[PL] = i21; if (PL <= MH) MH = PL - 1; PL++; if (isObj(y22)) { if (((y22["ns"] === undefined || S23.has(AS(y22["ns"])))) && ((AS(y22["name"]) === "priority"))) { { const f24 = y22["value"]; if (isAtom(f24)) { P[PL] = "value"; if (PL <= MH) MH = PL - 1; PL++; { const v = f24; const s = String(v); if (!R19.test(s)) R.report(1, PL, "The property value " + EX(s) + " is not a valid integer for a property with name \"priority\" in the OSCAL namespace: write it as digits, optionally after + or -."); } PL--; } } } } PL--; } } PL--; } } }
 }
 
 function W6(x) {

@@ -1,6 +1,6 @@
 // allowed-values: the target's value is one of the enumerated values. Where several constraints reach the same node
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
-import { sourceId, type ConstraintEmitter } from "../constraint.js";
+import type { ConstraintEmitter } from "../constraint.js";
 import { code, name } from "../../../codegen/code.js";
 import { type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
 import { parseMetapath } from "../../../metaschema/metapath.js";
@@ -8,6 +8,31 @@ import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
 import { readsVariable, someNode, type SyntaxNode } from "../../../metaschema/syntax-tree.js";
 import { withAtom } from "../expressions.js";
 import { targetSegments } from "../navigation.js";
+import { capitalised, definitionNoun, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
+
+/** How findings of the rule name the value and where it applies: the first node it reaches decides, or, where its nodes
+ * are named differently, "the value" and "here". */
+function phrasesOf(ctx: EmitContext, rule: number, node: NodeRef): { subject: string; where: string } {
+  const selection = selectionInWords(node);
+  const phrases = { subject: `The ${nodeNoun(node.type)}`, where: selection === undefined ? "here" : `for ${selection}` };
+  const known = ctx.allowedPhrases.get(rule);
+  if (known === undefined) ctx.allowedPhrases.set(rule, phrases);
+  else if (known.subject !== phrases.subject || known.where !== phrases.where) ctx.allowedPhrases.set(rule, { subject: "The value", where: "here" });
+  return ctx.allowedPhrases.get(rule)!;
+}
+
+/** What the rule checks and how to fix a finding. */
+function ruleWords(unit: CompileUnit, node: NodeRef): { description: string; fix: string } {
+  const c = unit.constraint;
+  const selection = selectionInWords(node);
+  const values = [...new Set(c.enums.map((e) => e.value))];
+  const listed = values.map((v) => JSON.stringify(v)).join(", ");
+  const within = node.type.def === c.context ? "" : `In ${indefinite(definitionNoun(c.context))}, `;
+  const allowed = values.length === 1 ? `is ${listed}` : `is one of ${values.length} values: ${listed}`;
+  const description = `${capitalised(`${within}${theNode(node)}`)} ${allowed}${c.allowOther ? " (other values are accepted too)" : ""}.`;
+  const ownNamespace = node.type.kind === "flag" && node.type.def.name === "name" && selection?.includes("in the OSCAL namespace") ? `, or give ${indefinite(definitionNoun(node.type.owner))} of your own a namespace of your own (ns)` : "";
+  return { description, fix: `Use one of the listed values${ownNamespace}.` };
+}
 
 /** Where an allowed-values constraint applies: the owner definition and flag, or the field definition. */
 function siteOf(node: NodeRef): string {
@@ -29,6 +54,8 @@ export const allowedValues: ConstraintEmitter = {
       sites.add(c);
       const v = ctx.fresh("v");
       fires = fires || ctx.multiSites.has(site) || !c.allowOther;
+      ctx.describeRule(rule, ruleWords(unit, node));
+      const { subject, where } = phrasesOf(ctx, rule, node);
       if (ctx.multiSites.has(site)) {
         // A value another constraint of the site will enumerate at this node passes whatever this one says: counted as
         // a match here, it is never recorded as a miss to be cancelled later.
@@ -38,8 +65,8 @@ export const allowedValues: ConstraintEmitter = {
       if (c.allowOther) return ""; // alone, or with only allow-other="yes" company, it can never be violated
       const value = name(v);
       const allowed = name(set);
-      // The message is the run time's (notAllowed), which the packs' allowed-values misses share.
-      return withAtom(ctx, node, v, code`if (!${allowed}.has(String(${value}))) R.report(${rule}, PL, notAllowed(EX(${value}), ${node.label}, allowedList(${allowed}), ${` [${sourceId(unit)}]`}));`.toString());
+      // The message is the run time's (notOneOf), which the verdicts of several constraints use too.
+      return withAtom(ctx, node, v, code`if (!${allowed}.has(String(${value}))) R.report(${rule}, PL, notOneOf(${subject}, EX(${value}), ${where}, allowedList(${allowed})));`.toString());
     }, true);
     if (fires) return { reset: "", segments, writes: undefined };
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.

@@ -1,19 +1,29 @@
 // index: the target nodes are entered in a document-wide index under distinct keys, for index-has-key to look up.
 import { code, Code } from "../../../codegen/code.js";
-import { duplicateKeyCheck, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { duplicateKeyCheck, perTargetNode, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
+import { keyNoun, nodeNoun, nodeNounWithConditions } from "../plain-words.js";
 
 export const indexDefinition: ConstraintEmitter = {
   kind: "index",
   compile(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const index = ctx.indexVar(c.indexName!);
-    const fields = c.keyFields.map((k) => k.target).join(", ");
+    let nouns = ctx.indexedNouns.get(c.indexName!);
+    if (!nouns) ctx.indexedNouns.set(c.indexName!, (nouns = new Set()));
+    const indexed = nouns;
     return perTargetNode(
       ctx,
       unit,
       ref,
-      (node) => duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (key) => code`${`Duplicate key (${fields}) `} + ${Code.verbatim(key)} + ${` in index ${c.indexName} [${sourceId(unit)}]`}`.toString()),
+      (node) => {
+        indexed.add(nodeNoun(node.type));
+        const item = nodeNounWithConditions(node);
+        const key = keyNoun(c.keyFields, node.type);
+        const excerpt = c.keyFields.length > 1 ? "EXKEY" : "EX";
+        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, " items")} in the document have the same ${key}: references name them by it.`, fix: `Give each ${item} its own ${key}.` });
+        return duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (k) => code`${`This ${item} repeats the ${key} `} + ${Code.verbatim(`${excerpt}(${k})`)} + ${` of an earlier one; references could not tell them apart.`}`.toString());
+      },
       "",
       index,
     );

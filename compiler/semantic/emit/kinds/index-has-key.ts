@@ -1,14 +1,16 @@
 // index-has-key: every key a target node refers to is in the named index (resolved after the walk).
+import { jsonLiteral } from "../../../codegen/code.js";
 import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { checksFragmentLinks, js, linkLookedUp } from "../context.js";
+import { checksFragmentLinks, linkLookedUp } from "../context.js";
 import { referenceKeys } from "../expressions.js";
+import { capitalised, indefinite, keyNoun, nodeNoun, nodeNounWithConditions, theNode } from "../plain-words.js";
 
 export const indexHasKey: ConstraintEmitter = {
   kind: "index-has-key",
   compile(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const index = ctx.indexVar(c.indexName!);
-    const fields = c.keyFields.map((k) => k.target).join(", ");
+    const indexed = ctx.indexedInWords(c.indexName!);
     // The fragment of the node's own href, looked up among identifiers: if it is there, the fragment-link rule of ours
     // would find it declared too; if not, this constraint reports at the node, and that rule never reports a link whose
     // node holds a finding (finishLinks). Either way that rule need not check the link, if the walk visits it next
@@ -16,12 +18,18 @@ export const indexHasKey: ConstraintEmitter = {
     const [field, ...more] = c.keyFields;
     const looksUpFragment = more.length === 0 && field?.target === "@href" && field.pattern === "#(.*)" && ctx.identifierIndexes.has(c.indexName!);
     return perTargetNode(ctx, unit, ref, (node) => {
-      const label = `${node.label} (${fields}) refers to a key missing from index ${c.indexName}:`;
+      const key = keyNoun(c.keyFields, node.type);
+      ctx.describeRule(rule, {
+        description: `${capitalised(key === nodeNoun(node.type) ? theNode(node) : `the ${keyNoun(c.keyFields, node.type, true)} of ${indefinite(nodeNounWithConditions(node))}`)} names ${indefinite(indexed)} of the document.`,
+        fix: `Change it to name ${indefinite(indexed)} the document has, or add that ${indexed}.`,
+      });
+      // What the finding says, made after the walk (SemanticRun's referenceMessage) from the key and these two parts.
+      const label = ctx.constant(jsonLiteral([capitalised(`the ${key}`), `names no ${indexed} in this document`]).toString(), "L");
       const keys = referenceKeys(ctx, c, node);
       const settlesLink = looksUpFragment && node.type.kind !== "flag" && checksFragmentLinks(node.type.def);
       const marks = settlesLink ? linkLookedUp(node.v) : "";
-      if ("one" in keys) return `${marks}R.reference(${rule}, ${index}, ${keys.one}, PL, ${js(label)});`;
-      return `{ const ks = ${keys.many}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${js(label)}); }`;
+      if ("one" in keys) return `${marks}R.reference(${rule}, ${index}, ${keys.one}, PL, ${label});`;
+      return `{ const ks = ${keys.many}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${label}); }`;
     });
   },
 };

@@ -1,7 +1,8 @@
 // is-unique: the target nodes below one context node have distinct keys.
-import { code } from "../../../codegen/code.js";
-import { addingOnce, perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { code, Code } from "../../../codegen/code.js";
+import { addingOnce, perTargetNode, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
+import { keyNoun, nodeNoun, nodeNounWithConditions } from "../plain-words.js";
 
 export const isUnique: ConstraintEmitter = {
   kind: "is-unique",
@@ -10,13 +11,17 @@ export const isUnique: ConstraintEmitter = {
     // The keys seen below the current context node: none (null), the first (a string: most contexts have one target,
     // and need no set), or a set once there is a second.
     const seen = ctx.state(`U${rule}`, "null");
-    const fields = c.keyFields.map((k) => k.target).join(", ");
+    const context = nodeNoun(ref.type);
     return perTargetNode(
       ctx,
       unit,
       ref,
       (node) => {
-        const report = code`R.report(${rule}, PL, ${`Duplicate ${node.label} (${fields}) `} + EX(k) + ${` within ${ref.label} [${sourceId(unit)}]`});`.toString();
+        const item = nodeNounWithConditions(node);
+        const key = keyNoun(c.keyFields, node.type);
+        const excerpt = Code.verbatim(c.keyFields.length > 1 ? "EXKEY(k)" : "EX(k)");
+        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, " items")} in the same ${context} have the same ${key}.`, fix: `Give each ${item} its own ${key}, or merge the repeated ones.` });
+        const report = code`R.report(${rule}, PL, ${`This ${item} repeats the ${key} `} + ${excerpt} + ${` of an earlier one in the same ${context}; each must be unique there.`});`.toString();
         return `{ const k = ${keyExpression(ctx, c, node)}; if (k !== null) { if (${seen} === null) ${seen} = k; else if (typeof ${seen} === "string") { if (${seen} === k) ${report} else ${seen} = new Set([${seen}, k]); } else { ${addingOnce(seen, "k", report)} } } }`;
       },
       `${seen} = null;`,

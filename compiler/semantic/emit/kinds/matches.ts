@@ -1,8 +1,9 @@
 // matches: the target's value matches a regular expression and/or the lexical pattern of a datatype.
 import { code, Code, joinCode } from "../../../codegen/code.js";
 import { datatypePattern } from "../../../metaschema/datatypes.js";
-import { perTargetNode, sourceId, type ConstraintEmitter } from "../constraint.js";
+import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
 import { withAtom } from "../expressions.js";
+import { capitalised, datatypeInWords, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
 
 const OR = Code.verbatim(" || ");
 
@@ -15,9 +16,19 @@ export const matches: ConstraintEmitter = {
       patterns.map((pattern) => code`!${ctx.regex(pattern, c.key)}.test(s)`),
       OR,
     );
-    const expected = [c.regex ? `the pattern ${c.regex}` : "", c.datatype ? `the ${c.datatype} datatype` : ""].filter(Boolean).join(" and ");
-    return perTargetNode(ctx, unit, ref, (node) =>
-      withAtom(ctx, node, "v", code`const s = String(v); if (${fails}) R.report(${rule}, PL, "Value " + EX(s) + ${` of ${node.label} does not match ${expected} [${sourceId(unit)}]`});`.toString()),
-    );
+    const datatype = c.datatype === undefined ? undefined : datatypeInWords(c.datatype);
+    return perTargetNode(ctx, unit, ref, (node) => {
+      const selection = selectionInWords(node);
+      const forWhat = selection === undefined ? "" : ` for ${selection}`;
+      // "is not a valid date for a property with name ...: write it as YYYY-MM-DD."
+      const expected = [datatype ? `is not a valid ${datatype.name}${c.regex ? "" : forWhat}` : "", c.regex ? (forWhat === "" ? `does not match the required pattern ${c.regex}` : `does not match the pattern ${c.regex} required${forWhat}`) : ""].filter(Boolean).join(" or ");
+      const form = datatype?.form === undefined ? "" : `: write it as ${datatype.form}`;
+      const noun = nodeNoun(node.type);
+      ctx.describeRule(rule, {
+        description: `${capitalised(theNode(node))} is ${[datatype ? indefinite(datatype.name) : "", c.regex ? `text matching the pattern ${c.regex}` : ""].filter(Boolean).join(" and ")}.`,
+        fix: datatype?.form === undefined ? "Correct the value so that the whole of it matches the pattern." : `Write the value as ${datatype.form}.`,
+      });
+      return withAtom(ctx, node, "v", code`const s = String(v); if (${fails}) R.report(${rule}, PL, ${`The ${noun} `} + EX(s) + ${` ${expected}${form}.`});`.toString());
+    });
   },
 };
