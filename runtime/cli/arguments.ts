@@ -49,12 +49,12 @@ export interface ResolveCommand {
 export type Command =
   | ValidateCommand
   | ResolveCommand
-  | { command: "rules"; format: RulesFormat; output: string | undefined; sets: string[] }
+  | { command: "rules"; format: RulesFormat; output: string | undefined; sets: string[]; explain: string | undefined }
   | { command: "help" }
   | { command: "version" };
 
 export const USAGE = `Usage: oscal-validate [OPTION]... PATH...
-       oscal-validate rules [--format text|json] [--set nist|ours|PACK]...
+       oscal-validate rules [--format text|json] [--set nist|ours|PACK]... [--explain RULE]
        oscal-validate resolve PROFILE [-o OUT] [--documents DIR] [--document HREF=FILE]...
 
 Validates OSCAL ${OSCAL_RELEASE} JSON documents. PATH is a file, a directory (searched for .json, .yaml and .yml
@@ -62,7 +62,8 @@ files; hidden directories and node_modules are skipped), a glob such as 'ssp/**/
 standard input. A file a directory or glob finds is validated only when it is an OSCAL document (its root has a
 catalog, profile, ... member); others (package.json, workflows) are skipped and counted. A file named is always
 validated. "rules" lists the semantic rules that --level full runs and --rules or --constraints enables
-(--set keeps one set: NIST's constraints, our own checks, or a rule pack's). "resolve" writes the catalog a
+(--set keeps one set: NIST's constraints, our own checks, or a rule pack's; --explain RULE shows one rule in full:
+what it checks, how to fix a finding, its constraint and, for NIST's, its Metapath). "resolve" writes the catalog a
 profile resolves to (NIST's profile resolution; JSON, or YAML when OUT ends in .yaml or .yml): its relative hrefs
 are read inside DIR (default: the profile's directory), any other href only as --document maps it; exit 2 when it
 cannot be resolved (a missing or circular import, a control the catalog lacks).
@@ -209,6 +210,7 @@ export function parseCommandLine(args: readonly string[]): Command {
         document: { type: "string", multiple: true, default: [] },
         now: { type: "string" },
         set: { type: "string", multiple: true, default: [] },
+        explain: { type: "string" },
         "input-format": { type: "string", default: "json" },
         exclude: { type: "string", multiple: true, default: [] },
         "max-file-size": { type: "string" },
@@ -232,13 +234,14 @@ export function parseCommandLine(args: readonly string[]): Command {
   if (positionals[0] === "rules") {
     if (positionals.length > 1) throw new UsageError(`"rules" takes no arguments; got "${positionals[1]}"`);
     const sets = values.set.map((set) => oneOf("set", set, ["nist", "ours", ...RULE_PACKS]));
-    return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output, sets };
+    return { command: "rules", format: oneOf("format", values.format, RULES_FORMATS), output: values.output, sets, explain: values.explain };
   }
   if (positionals[0] === "resolve") {
     if (positionals.length !== 2) throw new UsageError('"resolve" takes one profile file');
     return { command: "resolve", profile: positionals[1]!, output: values.output, documents: documentSettings(values.documents, values.document) };
   }
   if (values.set.length > 0) throw new UsageError('--set filters "oscal-validate rules" and does not apply to validation');
+  if (values.explain !== undefined) throw new UsageError('--explain belongs to "oscal-validate rules" and does not apply to validation');
   if (positionals.length === 0) throw new UsageError("no input files (give a file, directory or glob, or - for standard input)");
   const maxIssues = values["max-issues"] === undefined ? undefined : wholeNumber("max-issues", values["max-issues"], 0);
   const options: ValidateOptions = {

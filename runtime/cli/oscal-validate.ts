@@ -117,8 +117,16 @@ async function main(): Promise<void> {
       write(STDOUT, `${versionLine("oscal-validate")}\n`);
       break;
     case "rules": {
-      const { formatRules } = await import("./rules-output.js");
-      const writeError = emit(formatRules(command.format, command.sets), command.output);
+      const { explainRule, formatRules } = await import("./rules-output.js");
+      const { RULE_CATALOG } = await import("../core/rule-catalog.js");
+      let text: string;
+      if (command.explain === undefined) text = formatRules(command.format, command.sets);
+      else {
+        const rule = RULE_CATALOG.find((entry) => entry.id === command.explain);
+        if (rule === undefined) usageError(`--explain: no rule "${command.explain}"; "oscal-validate rules" lists them.`);
+        text = explainRule(rule, command.format);
+      }
+      const writeError = emit(text, command.output);
       if (writeError !== undefined) usageError(writeError);
       break;
     }

@@ -1,12 +1,28 @@
-// `oscal-validate rules`: every semantic rule (or those of some sets), as a JSON array or an aligned table.
-import { RULE_CATALOG } from "../core/rule-catalog.js";
+// `oscal-validate rules`: every semantic rule (or those of some sets), as a JSON array or an aligned table; or one
+// rule explained in full (--explain).
+import { RULE_CATALOG, type RuleCatalogEntry } from "../core/rule-catalog.js";
 import type { RulesFormat } from "./arguments.js";
+
+/** One rule in full: what it checks, how to fix a finding, where it comes from and, for NIST's, its Metapath. */
+export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string {
+  if (format === "json") return `${JSON.stringify(rule, null, 2)}\n`;
+  const origin = rule.set === "nist" ? "NIST OSCAL metaschema" : rule.set === "ours" ? "this validator" : `the ${rule.set} rule pack`;
+  const lines = [
+    `${rule.id} (${rule.keyword}, ${rule.severity}, ${rule.defaultOn ? "on" : "off"} by default, level ${rule.level})`,
+    rule.description,
+    ...(rule.fix === undefined ? [] : [`Fix: ${rule.fix}`]),
+    `Models: ${rule.models.join(", ")}`,
+    `Source: ${origin}${rule.constraintId === undefined ? "" : `, constraint ${rule.constraintId}`}`,
+    ...(rule.metapath === undefined ? [] : [`Metapath: ${rule.metapath}`]),
+  ];
+  return `${lines.join("\n")}\n`;
+}
 
 /** `sets`: the rule sets to list (`nist`, `ours`, a pack's name); every rule when empty. */
 export function formatRules(format: RulesFormat, sets: readonly string[] = []): string {
   const catalog = sets.length === 0 ? RULE_CATALOG : RULE_CATALOG.filter((rule) => sets.includes(rule.set));
   if (format === "json") {
-    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description }) => ({ id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description }));
+    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, fix }) => ({ id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(fix === undefined ? {} : { fix }) }));
     return `${JSON.stringify(rules, null, 2)}\n`;
   }
   const header = ["ID", "SET", "SEVERITY", "DEFAULT", "DESCRIPTION"];

@@ -83,7 +83,8 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
         : semantic.set === "ours"
           ? "a reference check of this validator"
           : `a constraint of the ${semantic.set} rule pack (${semantic.constraintId})`;
-    const full = `${semantic.description}. Checked by ${origin}; severity ${semantic.severity}. ${enabling}`;
+    const fix = semantic.fix === undefined ? "" : ` To fix: ${semantic.fix}`;
+    const full = `${semantic.description.replace(/\.$/, "")}.${fix} Checked by ${origin}; severity ${semantic.severity}. ${enabling}`;
     return {
       id: ruleId,
       name: pascalCase(`${semantic.keyword} ${semantic.id}`),

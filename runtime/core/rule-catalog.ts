@@ -22,7 +22,12 @@ export interface RuleCatalogEntry {
   /** The metaschema constraint kind (allowed-values, index-has-key, ...), or the JSON text rule's keyword. */
   keyword: string;
   models: Model[];
+  /** What the rule checks, in plain words. */
   description: string;
+  /** How to fix a finding of the rule, where one sentence can say it. */
+  fix?: string;
+  /** A NIST rule's constraint as the metaschema writes it: context definition, target and test in Metapath. */
+  metapath?: string;
 }
 
 // Manifest sources are "ours:<name>" for our rules, the constraint id for NIST constraints that have one, and
@@ -42,6 +47,8 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
     keyword: rule.keyword,
     models: rule.models as Model[],
     description: rule.description,
+    ...("fix" in rule && rule.fix !== undefined ? { fix: rule.fix } : {}),
+    ...("metapath" in rule && rule.metapath !== undefined ? { metapath: rule.metapath } : {}),
   };
 }
 

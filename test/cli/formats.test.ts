@@ -88,16 +88,42 @@ describe("oscal-validate --format junit", () => {
 });
 
 describe("oscal-validate rules", () => {
-  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn and description", () => {
+  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description and fix", () => {
     const { status, stdout } = run(["rules", "--format", "json"]);
     expect(status).toBe(0);
     const rules = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rules).toHaveLength(RULE_CATALOG.length);
     expect(rules.map((rule) => rule.id)).toEqual(RULE_CATALOG.map((rule) => rule.id));
-    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : [])].sort());
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.fix ? ["fix"] : [])].sort());
     expect(rules.filter((rule) => rule.set === "ours").every((rule) => !("constraintId" in rule))).toBe(true);
-    expect(rules.find((rule) => rule.id === "MET-045.a")).toMatchObject({ set: "nist", severity: "warning", defaultOn: true, constraintId: "oscal-back-matter-resource-base64-rlink-cardinality" });
+    expect(rules.find((rule) => rule.id === "MET-045.a")).toMatchObject({
+      set: "nist",
+      severity: "warning",
+      defaultOn: true,
+      constraintId: "oscal-back-matter-resource-base64-rlink-cardinality",
+      description: "A resource has at least one resource link or Base64.",
+      fix: "Add the missing resource link or Base64.",
+    });
     expect(rules.find((rule) => rule.id === "FRR-001.a")).toMatchObject({ set: "fedramp", severity: "error", defaultOn: false, constraintId: "address-type" });
+  });
+
+  it("--explain shows one rule in full: its description and fix in words, its constraint and its Metapath", () => {
+    const { status, stdout } = run(["rules", "--explain", "IMP-008.a"]);
+    expect(status).toBe(0);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("IMP-008.a (allowed-values, error, on by default, level full)");
+    expect(lines[1]).toMatch(/^In a component, the property name of a property in the OSCAL namespace is one of \d+ values: "implementation-point", /);
+    expect(lines[2]).toBe("Fix: Use one of the listed values, or give a property of your own a namespace of your own (ns).");
+    expect(lines).toContain("Source: NIST OSCAL metaschema, constraint oscal-component-prop-name-values");
+    expect(lines.at(-1)).toMatch(/^Metapath: prop\[has-oscal-namespace\('http:\/\/csrc\.nist\.gov\/ns\/oscal'\)\]\/@name in system-component /);
+    expect(JSON.parse(run(["rules", "--explain", "MET-045.a", "--format", "json"]).stdout)).toEqual(RULE_CATALOG.find((rule) => rule.id === "MET-045.a"));
+  });
+
+  it("--explain refuses an unknown rule, and validation refuses --explain", () => {
+    const unknown = run(["rules", "--explain", "NOPE-1.a"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('--explain: no rule "NOPE-1.a"');
+    expect(run(["--explain", "MET-045.a", "ok.json"], { cwd }).status).toBe(2);
   });
 
   it("prints an aligned table by default", () => {

@@ -56,6 +56,13 @@ describe("documentation of reports and rules", () => {
     expect(html).toContain("keyword <code>not-evaluated</code>");
   });
 
+  it("/docs/rules describes NIST's rules in words with a fix, and gives their Metapath apart", async () => {
+    const html = unescapeHtml(await get("/docs/rules"));
+    const row = /<tr id="MET-045\.a">(.*)<\/tr>/.exec(html)![1]!;
+    expect(row).toContain("<td>A resource has at least one resource link or Base64.<br>Fix: Add the missing resource link or Base64.</td>");
+    expect(row).toContain("Metapath: <code>resource has 1..n of rlink|base64</code>");
+  });
+
   it("/docs/rules is described in OpenAPI as a read-only page", () => {
     expect(Object.keys(openapi.paths["/docs/rules"]).sort()).toEqual(["get", "head", "options"]);
   });
