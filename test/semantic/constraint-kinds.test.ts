@@ -246,6 +246,57 @@ describe("rules of ours", () => {
   });
 });
 
+describe("messages in OSCAL's words", () => {
+  // What a finding of each kind says on a real document: the node by its formal name, the offending value quoted, what
+  // was expected in OSCAL's terms; never the constraint's Metapath or id.
+  const messageOf = (model: string, doc: unknown, source: string) => {
+    const messages = findingsOf(run(model, doc), ruleFor(source)).map((f) => f.message);
+    expect(messages, source).toHaveLength(1);
+    expect(messages[0]!.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/pattern \S+/g, "pattern"), source).not.toMatch(/[[\]@]|::|\bR\.|oscal-/);
+    return messages[0]!;
+  };
+  it("allowed-values names the value by its formal name and says which nodes the values apply to", () => {
+    const props = [{ name: "sort-order", value: "1" }];
+    expect(messageOf("catalog", catalog({ controls: [{ id: "c1", title: "C", props, parts: [statement("c1")] }] }), "oscal-control-prop-name")).toBe(
+      'The property name "sort-order" is not one of the values allowed for a property in the OSCAL namespace: "alt-identifier", "label", "marking", "sort-id", "status".',
+    );
+  });
+  it("matches names the pattern or the datatype and how to write it", () => {
+    const party = (number: string) => catalog({}, { parties: [{ uuid: UUID(2), type: "person", "telephone-numbers": [{ number }] }] });
+    expect(messageOf("catalog", party("202-000"), "oscal-metadata-telephone-number-regex")).toBe('The telephone number "202-000" does not match the required pattern ^[0-9]{3}[0-9]{1,12}$.');
+    const resource = { uuid: UUID(5), title: "R", rlinks: [{ href: "r.pdf" }], props: [{ name: "published", value: "2024-01-01" }] };
+    expect(messageOf("catalog", catalog({ "back-matter": { resources: [resource] } }), "oscal-back-matter-resource-prop-published-datatype")).toBe(
+      'The property value "2024-01-01" is not a valid date and time with a time zone for a property with name "published" in the OSCAL namespace: write it as YYYY-MM-DDThh:mm:ss followed by Z or +hh:mm.',
+    );
+  });
+  it("is-unique and index name the repeated key and what it identifies", () => {
+    expect(messageOf("catalog", catalog({}, parties("r", "r")), "oscal-unique-metadata-responsible-party")).toBe(
+      'This responsible party repeats the responsible role "r" of an earlier one in the same document metadata; each must be unique there.',
+    );
+    const controls = [{ id: "c1", title: "C", parts: [statement("c1")] }, { id: "c1", title: "C", parts: [statement("c1x")] }];
+    expect(messageOf("catalog", catalog({ controls }), "oscal-catalog-controls")).toBe('This control repeats the control identifier "c1" of an earlier one; references could not tell them apart.');
+  });
+  it("index-has-key names the reference and what it should name", () => {
+    expect(messageOf("catalog", catalog({}, parties("nope")), "oscal-metadata-responsible-party-index-metadata-role-id")).toBe('The responsible role "nope" names no role in this document.');
+    const links = [{ href: "#nowhere", rel: "related" }];
+    expect(messageOf("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], links }] }), "oscal-catalog-groups-controls-parts")).toBe(
+      'The link\'s hypertext reference "nowhere" names no control, control group or part in this document.',
+    );
+  });
+  it("has-cardinality says what the node needs and how many it has", () => {
+    expect(messageOf("catalog", catalog({ "back-matter": { resources: [{ uuid: UUID(5), title: "R" }] } }), "oscal-back-matter-resource-base64-rlink-cardinality")).toBe(
+      "A resource needs at least one resource link or Base64 (found 0).",
+    );
+  });
+  it("expect says the test in words, or NIST's own message naming the node", () => {
+    expect(messageOf("catalog", catalog({ controls: [{ id: "c1", title: "C" }] }), "oscal-catalog-control-require-statement-when-not-withdrawn")).toBe(
+      'A control must either have a property with name "status" whose value is "withdrawn" or "Withdrawn" or have a part with name "statement". This one does not.',
+    );
+    const params = [{ id: "p1", label: "L", "depends-on": "p0" }];
+    expect(messageOf("catalog", catalog({ controls: [{ id: "c1", title: "C", params, parts: [statement("c1")] }] }), "oscal-parameter-depends-on-deprecated")).toBe("depends-on is deprecated (parameter).");
+  });
+});
+
 describe("check()", () => {
   it("honours the active rule set", () => {
     const doc = catalog({ controls: [{ id: "c1", title: "C" }] });

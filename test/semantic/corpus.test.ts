@@ -4,7 +4,7 @@ import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { semanticChecks } from "../../generated/models.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
-import { DEFAULT_ON } from "./helpers.js";
+import { ALL_RULES, DEFAULT_ON } from "./helpers.js";
 
 const { check } = semanticChecks();
 
@@ -35,4 +35,21 @@ describe("corpus at level=full", () => {
       if (Object.keys(counts).length > 0) expect(expected?.why, `review note for ${name}`).toBeTruthy();
     });
   }
+});
+
+describe("corpus findings in words", () => {
+  it("name no Metapath and no constraint id, outside the quoted values and patterns, with every rule on", () => {
+    const metapath: string[] = [];
+    let findings = 0;
+    for (const document of listCorpus()) {
+      const parsed = JSON.parse(new TextDecoder().decode(readCorpusBytes(document)));
+      for (const finding of check(document.model, parsed, ALL_RULES).findings) {
+        findings++;
+        const words = finding.message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/pattern \S+/g, "pattern");
+        if (/[[\]@]|::|oscal-/.test(words)) metapath.push(`${document.file} ${finding.ruleId}: ${finding.message}`);
+      }
+    }
+    expect(findings).toBeGreaterThan(100);
+    expect(metapath).toEqual([]);
+  });
 });
