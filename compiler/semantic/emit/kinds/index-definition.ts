@@ -2,7 +2,7 @@
 import { code, Code } from "../../../codegen/code.js";
 import { duplicateKeyCheck, perTargetNode, type ConstraintEmitter } from "../constraint.js";
 import { keyExpression } from "../expressions.js";
-import { keyNoun, nodeNoun, nodeNounWithConditions } from "../plain-words.js";
+import { keyNoun, nodeNounWithConditions } from "../plain-words.js";
 
 export const indexDefinition: ConstraintEmitter = {
   kind: "index",
@@ -17,7 +17,7 @@ export const indexDefinition: ConstraintEmitter = {
       unit,
       ref,
       (node) => {
-        indexed.add(nodeNoun(node.type));
+        indexed.add(nodeNounWithConditions(node));
         const item = nodeNounWithConditions(node);
         const key = keyNoun(c.keyFields, node.type);
         const excerpt = c.keyFields.length > 1 ? "EXKEY" : "EX";

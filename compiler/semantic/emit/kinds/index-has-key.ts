@@ -20,7 +20,7 @@ export const indexHasKey: ConstraintEmitter = {
     return perTargetNode(ctx, unit, ref, (node) => {
       const key = keyNoun(c.keyFields, node.type);
       ctx.describeRule(rule, {
-        description: `${capitalised(key === nodeNoun(node.type) ? theNode(node) : `the ${keyNoun(c.keyFields, node.type, true)} of ${indefinite(nodeNounWithConditions(node))}`)} names ${indefinite(indexed)} of the document.`,
+        description: `${capitalised(key === nodeNoun(node.type) ? theNode(node) : `the ${keyNoun(c.keyFields, node.type, true)} of ${indefinite(nodeNounWithConditions(node))}`)} names ${indefinite(indexed)} in the document.`,
         fix: `Change it to name ${indefinite(indexed)} the document has, or add that ${indexed}.`,
       });
       // What the finding says, made after the walk (SemanticRun's referenceMessage) from the key and these two parts.
