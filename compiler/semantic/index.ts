@@ -66,7 +66,7 @@ function inMetapath(c: RawConstraint): string {
   const where = c.context.name;
   switch (c.kind) {
     case "allowed-values":
-      return `${c.target} in ${where} takes one of ${c.enums.length} listed values${c.allowOther ? " (others allowed)" : ""}`;
+      return `${c.target} in ${where} takes one of ${new Set(c.enums.map((e) => e.value)).size} listed values${c.allowOther ? " (others allowed)" : ""}`;
     case "matches":
       return `${c.target} in ${where} matches ${c.regex ? `/${c.regex}/` : `datatype ${c.datatype}`}`;
     case "expect":
