@@ -7,7 +7,6 @@
 // node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 import type { DefinitionRow } from "../program-interface.js";
-import { namesBelow } from "./names-below.js";
 import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
@@ -55,8 +54,9 @@ export class ExpressionEmitter {
     private readonly declarations: Declarations,
     definitions: readonly DefinitionRow[],
     roots: Record<string, number>,
+    /** Per definition, the element names that can occur below it. */
+    below: readonly ReadonlySet<string>[],
   ) {
-    const below = namesBelow(definitions);
     const definitionsNamed = new Map<string, number[]>(Object.entries(roots).map(([name, def]) => [name, [def]]));
     for (const row of definitions) if (row[0] === "a") for (const [name, , def] of row[2]) definitionsNamed.set(name, [...(definitionsNamed.get(name) ?? []), def]);
     this.nesting = (names) => names.some((name) => (definitionsNamed.get(name) ?? []).some((def) => names.some((inner) => below[def]!.has(inner))));

@@ -116,7 +116,9 @@ function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searche
 /** The module of a pack, headed by a comment of one line (`header`). */
 export function emitPackModule(pack: SourcePack, header: string): string {
   const declarations = new Declarations();
-  const emitter = new ExpressionEmitter(declarations, pack.definitions, pack.roots);
+  // Worked out once: the expressions' nesting test, the walk's pruning and the run time's `//name` searches use it.
+  const below = namesBelow(pack.definitions);
+  const emitter = new ExpressionEmitter(declarations, pack.definitions, pack.roots, below);
   const walkable = walkablePatterns(pack.contexts);
   const searches = new RootSearches();
   const contexts = pack.contexts.map((context, c) => {
@@ -136,7 +138,7 @@ export function emitPackModule(pack: SourcePack, header: string): string {
     ]);
   });
   const searchPatterns: Pattern[] = searches.names.map((names, j) => ({ slot: pack.contexts.length + j, steps: [{ descendant: true, names }] }));
-  const { walk, walkSlots } = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots);
+  const { walk, walkSlots } = emitWalk(declarations, [...[...walkable.values()].flat(), ...searchPatterns], pack.definitions, pack.roots, below);
   // The same constants as the searches' steps use: the walk's results are kept on the document node under them.
   const searchKeys = searches.names.map((names) => name(declarations.constant(jsonLiteral(names).toString())));
   return code`${lineComment(header)}
@@ -148,7 +150,7 @@ return {
 name: ${pack.name},
 definitions: ${jsonLiteral(pack.definitions)},
 roots: ${jsonLiteral(pack.roots)},
-namesBelow: ${jsonLiteral(namesBelow(pack.definitions).map((names) => [...names]))},
+namesBelow: ${jsonLiteral(below.map((names) => [...names]))},
 rules: ${jsonLiteral(pack.rules)},
 contexts: [\n${joinCode(contexts, NEXT_LINE)}\n],
 searches: ${array(searchKeys)},

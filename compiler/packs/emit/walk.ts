@@ -5,7 +5,6 @@
 // document order, each once.
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow } from "../program-interface.js";
-import { namesBelow } from "./names-below.js";
 import type { Declarations } from "./expressions.js";
 
 /**
@@ -58,8 +57,13 @@ type Position = readonly [pattern: number, at: number];
  * node a pattern matches to `sites[slot]` when `wanted[slot]`, entering only walk functions that are `live` (a wanted
  * slot can be reached from them: `walkSlots` lists them per walk function).
  */
-export function emitWalk(declarations: Declarations, patterns: readonly Pattern[], definitions: readonly DefinitionRow[], roots: Record<string, number>): { walk: string; walkSlots: number[][] } {
-  const reach = namesBelow(definitions);
+export function emitWalk(
+  declarations: Declarations,
+  patterns: readonly Pattern[],
+  definitions: readonly DefinitionRow[],
+  roots: Record<string, number>,
+  reach: readonly ReadonlySet<string>[],
+): { walk: string; walkSlots: number[][] } {
   const childElementNames = (def: number) => {
     const row = definitions[def]!;
     return row[0] === "a" ? row[2].map(([name]) => name) : [];
