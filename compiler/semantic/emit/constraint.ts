@@ -2,7 +2,7 @@
 // the visit function of the constraint's context.
 import type { AssemblyDef, ConstraintKind, ModelInstance } from "../../metaschema/metaschema.js";
 import { parseMetapath } from "../../metaschema/metapath.js";
-import type { CompileUnit, EmitContext, NodeRef } from "./context.js";
+import type { CompileUnit, EmitContext, Filter, NodeRef } from "./context.js";
 import { targetSegments } from "./navigation.js";
 
 /** Part of a constraint's code: either one loop over the values of a child instance of the context, which other
@@ -27,7 +27,7 @@ export interface LoopSegment {
   owner: AssemblyDef;
   inst: ModelInstance;
   guard: string | undefined; // condition on the context node, evaluated once before the loop
-  filters: string[]; // conditions on the value (the conjuncts of the step's predicates), each evaluated once per value for all members
+  filters: Filter[]; // conditions on the value (the conjuncts of the step's predicates), each evaluated once per value for all members
   inArray: string; // body for a value inside a JSON array, once it passes the filters
   single: string; // body for a lone value, once it passes the filters
 }

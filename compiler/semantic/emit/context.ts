@@ -64,6 +64,18 @@ export interface LoopNames {
   y: string;
 }
 
+/** Code reading a member of a node as a string (`AS(y["name"])`); `node` is the variable holding the node. */
+export interface StringRead {
+  node: string;
+  read: string;
+}
+
+/** A condition on a value, with the member reads of it the condition makes (which several conditions may share). */
+export interface Filter {
+  code: string;
+  stringReads: readonly StringRead[];
+}
+
 /** A literal of a string or of JSON data, for code still built as strings. */
 export function js(value: unknown): string {
   return jsonLiteral(value).toString();
@@ -136,6 +148,8 @@ export class EmitContext {
   /** Who reads the properties `member` records: the document walk, or a constraint. */
   reader = "the document walk";
   private loopNames = new Map<ModelInstance, LoopNames>(); // of the constraint blocks being compiled
+  /** The string reads of a member of a node (`AS(y["name"])`) compiled since `compileFilter` began, by node. */
+  private stringReads: StringRead[] | undefined;
 
   constructor(
     /** allowed-values target sites reached by several constraints, one of them strict: they need the union check. */
@@ -161,6 +175,22 @@ export class EmitContext {
 
   fresh(prefix: string): string {
     return `${prefix}${this.counter++}`;
+  }
+
+  /** A condition compiled by `compile`, with the string reads of node members it makes (see Filter). */
+  compileFilter(compile: () => string): Filter {
+    const outer = this.stringReads;
+    const reads: StringRead[] = (this.stringReads = []);
+    try {
+      return { code: compile(), stringReads: reads };
+    } finally {
+      this.stringReads = outer === undefined ? undefined : [...outer, ...reads];
+    }
+  }
+
+  /** Records that the code being compiled reads `read`, a member of the node held in `node`, as a string. */
+  noteStringRead(node: string, read: string): void {
+    this.stringReads?.push({ node, read });
   }
 
   constant(declaration: string, prefix = "K"): string {

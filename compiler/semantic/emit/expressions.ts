@@ -37,7 +37,11 @@ export function singleValue(ctx: EmitContext, expr: Expr, ref: NodeRef): string 
 function singleString(ctx: EmitContext, expr: Expr, ref: NodeRef): string | undefined {
   const operand = singleOperand(ctx, expr, ref);
   if (operand === undefined) return undefined;
-  return `AS(${"literal" in operand ? operand.literal : operand.node})`;
+  if ("literal" in operand) return `AS(${operand.literal})`;
+  const read = `AS(${operand.node})`;
+  // A member of the node (a flag, a field's value), which other conditions on the same node may read too.
+  if (operand.node !== ref.v) ctx.noteStringRead(ref.v, read);
+  return read;
 }
 
 /** JS expression: the atomic value of the node (undefined when it has none). */
@@ -172,7 +176,9 @@ function compileCall(ctx: EmitContext, expr: Expr & { type: "call" }, ref: NodeR
       // A missing @ns means the OSCAL namespace.
       const set = ctx.stringSet(namespaces);
       const ns = `${ref.v}${ctx.member(ref.type.def, nsFlag.jsonName)}`;
-      return namespaces.includes(OSCAL_NAMESPACE) ? `(${ns} === undefined || ${set}.has(AS(${ns})))` : `${set}.has(AS(${ns}))`;
+      const read = `AS(${ns})`;
+      ctx.noteStringRead(ref.v, read);
+      return namespaces.includes(OSCAL_NAMESPACE) ? `(${ns} === undefined || ${set}.has(${read}))` : `${set}.has(${read})`;
     }
     case "doc":
       throw new NotApplicable("needs another document: doc() loads an imported or leveraged OSCAL document");

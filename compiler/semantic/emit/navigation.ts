@@ -179,7 +179,7 @@ export function targetSegments(ctx: EmitContext, expr: Expr, ref: NodeRef, body:
       ctx.member(owner, inst.jsonName);
       const { c, i, y } = ctx.loopNamesOf(inst);
       // Predicates read the value only, not where it sits: the filters serve both bodies.
-      const filters = step.predicates.flatMap(conjuncts).map((p) => compileBoolean(ctx, p, childRef(owner, inst, step.predicates, y, c, i)));
+      const filters = step.predicates.flatMap(conjuncts).map((p) => ctx.compileFilter(() => compileBoolean(ctx, p, childRef(owner, inst, step.predicates, y, c, i))));
       const render = (container: string, key: string) => emitSteps(ctx, item.steps, selfSteps + 1, childRef(owner, inst, step.predicates, y, container, key), mode, body);
       return {
         kind: "loop",

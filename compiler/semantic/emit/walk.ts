@@ -3,7 +3,7 @@
 // visiting the children whose subtrees have work.
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../../metaschema/metaschema.js";
 import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
-import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
+import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type Filter, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
 import { EMITTERS } from "./kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 import { capitalised, flagNoun } from "./plain-words.js";
@@ -247,7 +247,7 @@ export class Walk {
     // A filter several members share is evaluated once per value (when one of their switches is on).
     const sharers = new Map<string, number[]>();
     members.forEach(({ segment }, m) => {
-      for (const filter of new Set(segment.filters)) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
+      for (const filter of new Set(segment.filters.map((f) => f.code))) sharers.set(filter, [...(sharers.get(filter) ?? []), m]);
     });
     const reads = sharedReads(members.map(({ segment }) => segment.filters), names.y);
     // `guarded`: the loop runs only when some switch is on, so a lone member's need not be tested again.
@@ -268,7 +268,7 @@ export class Walk {
       }
       members.forEach(({ segment }, m) => {
         const conditions = members.length === 1 && guarded ? [] : [switches[m]!];
-        for (const filter of segment.filters) conditions.push(tests.get(filter) ?? `(${reading(filter)})`);
+        for (const { code: filter } of segment.filters) conditions.push(tests.get(filter) ?? `(${reading(filter)})`);
         const body = container === names.c ? segment.inArray : segment.single;
         lines.push(conditions.length === 0 ? `{ ${body} }` : `if (${conditions.join(" && ")}) { ${body} }`);
       });
@@ -333,16 +333,17 @@ export class Walk {
 }
 
 /**
- * The values several distinct filters read as strings (`AS(y["name"])`, as in `@name='status'`): each is read once
- * per value, before the filters. Reading is pure, so reading it where no filter would is harmless.
+ * The members of the value several distinct filters read as strings (`AS(y["name"])`, as in `@name='status'`), as
+ * their compilation recorded them: each is read once per value, before the filters. Reading is pure, so reading it
+ * where no filter would is harmless.
  */
-function sharedReads(filters: readonly (readonly string[])[], value: string): string[] {
-  const read = new RegExp(`AS\\(${value}\\["(?:[^"\\\\]|\\\\.)*"\\]\\)`, "g");
+function sharedReads(filters: readonly (readonly Filter[])[], value: string): string[] {
+  const distinct = new Map(filters.flat().map((filter) => [filter.code, filter]));
   const readers = new Map<string, number>();
-  for (const filter of new Set(filters.flat())) {
-    for (const text of new Set(filter.match(read) ?? [])) readers.set(text, (readers.get(text) ?? 0) + 1);
+  for (const { stringReads } of distinct.values()) {
+    for (const read of new Set(stringReads.filter((r) => r.node === value).map((r) => r.read))) readers.set(read, (readers.get(read) ?? 0) + 1);
   }
-  return [...readers].filter(([, count]) => count > 1).map(([text]) => text);
+  return [...readers].filter(([, count]) => count > 1).map(([read]) => read);
 }
 
 /** A search leaving nested nodes to their own: its switch (on below a node whose search ran) and its start's clock. */
