@@ -58,8 +58,7 @@ async function main(): Promise<void> {
   const packs = packDefinitions().map((definition) => emitPack(definition, roots, packsDir));
   for (const pack of packs) {
     process.stdout.write(`  ${pack.name} pack: ${pack.constraints.compiled} of ${pack.constraints.total} constraints compiled into ${pack.rules.length} rules, ${pack.needsDocuments.length} need other documents\n`);
-    // The engine builds its regular expressions from these pack patterns only: they are what runs on documents.
-    patterns.push(...pack.patterns.map((source) => ({ source: `^(?:${source})$`, flags: "u", origin: `packs/${pack.name}.cjs` })));
+    patterns.push(...patternsInCode(readFileSync(path.join(packsDir, `${pack.name}.cjs`), "utf8"), `packs/${pack.name}.cjs`));
   }
   const packEntry = packEntryModule(packs.map((pack) => pack.name));
   write(path.join(packsDir, "index.js"), packEntry.js);

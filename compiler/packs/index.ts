@@ -39,8 +39,6 @@ export interface PackBuildResult {
   notCompiled: { constraintId: string; kind: string; reason: string }[];
   /** Compiled constraints that are decided only with other documents supplied (`documents`), else not evaluated. */
   needsDocuments: { constraintId: string; kind: string; reason: string }[];
-  /** The full-match patterns the engine runs on document values, for the build's linear-time proof. */
-  patterns: string[];
 }
 
 const PACKS_DIR = path.join(repoRoot, "compiler", "packs");
@@ -307,9 +305,6 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
     constraints: { total, compiled: total - notCompiled.length, byKind },
     notCompiled,
     needsDocuments,
-    patterns: contexts.flatMap((context) =>
-      context.constraints.flatMap((c) => [...(c.patterns ?? []), ...(c.keys ?? []).flatMap((k) => (k.pattern === undefined ? [] : [k.pattern]))]),
-    ),
   };
 }
 

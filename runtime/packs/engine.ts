@@ -1,45 +1,28 @@
 // The rule-pack engine: runs a pack's generated code (compiler/packs/emit: one walk that finds every context node,
-// and each constraint's Metapath compiled to functions over ./primitives.ts) on a parsed OSCAL JSON document, counting
-// what passes and fails per rule. Findings point at the JSON nodes with RFC 6901 pointers. Other documents come only
+// and a function per constraint that checks it there, over ./primitives.ts) on a parsed OSCAL JSON document, keeping
+// the state of the run: what passes and fails per rule, the findings, the indexes, the documents loaded. Findings point at the JSON nodes with RFC 6901 pointers. Other documents come only
 // from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule, PrimitiveName } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
-import { allowedList, notAllowed } from "../semantic/helpers.cjs";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import * as primitives from "./primitives.js";
-import { atomize, atomOf, effectiveBoolean, flagValueOf, NotEvaluated, type Evaluator } from "./primitives.js";
+import { NotEvaluated, type Evaluator } from "./primitives.js";
 
 export type { PackRule } from "#generated/packs/index.js";
 
 /** Every primitive a pack's generated code calls: the build fails to type-check when one is missing here. */
 const PRIMITIVES: Record<PrimitiveName, unknown> & typeof primitives = primitives;
 
-/** A constraint's key field: a flag of the target (read from the JSON) or an expression's first atom. */
-export interface KeyField {
-  key: primitives.KeyOf;
-  /** key-field/@pattern: the key is the first capturing group of a full match. */
-  pattern?: string;
-}
-
 export interface PackConstraint {
   rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
-  kind: "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
-  /** Its targets; absent for `.`, its context node itself. */
-  targets?: Evaluator;
-  /** An expect constraint's test. */
-  test?: Evaluator;
-  /** The variable the test reads before anything else: its value depends on no target. */
-  leading?: string;
-  values?: string[];
-  allowOther?: boolean;
-  /** Full-match regular expression sources a value must all match (the regex, the datatype's pattern). */
-  patterns?: string[];
-  index?: string;
-  keys?: KeyField[];
-  /** The message template: text, and expressions rendered as short excerpts. */
-  message?: (string | Evaluator)[];
+  /** The index an index constraint builds, or the one an index-has-key constraint consults. */
+  index: string | undefined;
   /** The searches of the document's descendants it may make (indexes into the program's searches). */
-  searches?: number[];
+  searches: number[] | undefined;
+  /** Checks the constraint at a context node, recording each target's outcome in the run; absent for an index. */
+  check: ((run: Run, node: XNode, scope: Scope) => void) | undefined;
+  /** An index's: adds its targets at a context node to the index by key. */
+  addKeys: ((index: Map<string, XNode>, node: XNode, scope: Scope) => void) | undefined;
 }
 
 export interface PackContext {
@@ -174,17 +157,80 @@ interface Sites {
   scopes: Scope[] | undefined;
 }
 
+/** The state of one run of a pack on a document: what each constraint's check function records, and what it consults. */
 export class Run {
   /** The context nodes of every context with work to do, in context order. */
   sites: Sites[] = [];
   readonly rootScope: Scope = new Scope(this, null);
+  readonly results: RuleResults[];
+  readonly findings: PackFinding[] = [];
   /** Indexes by name, built on first use (most runs consult few or none): keys to nodes, or why one is unusable. */
   private readonly indexes = new Map<string, Map<string, XNode> | NotEvaluated>();
+  /** What each rule has reported: nodes, and for a failing atomic value its context node's pointer and message. */
+  private readonly reported = new Map<number, Set<unknown>>();
+  private readonly reportedNotEvaluated = new Set<number>();
+  /** is-unique keys seen at the current context node, per rule (one map for the run: most sites have none). */
+  private readonly seen = new Map<number, Set<string>>();
 
   constructor(
     readonly program: PackProgram,
     readonly options: PackRunOptions,
-  ) {}
+  ) {
+    this.results = program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
+  }
+
+  pass(rule: number): void {
+    this.results[rule]!.pass++;
+  }
+
+  /**
+   * A target failed. A target reached from nested context nodes (`.//part` of nested controls) fails once per context:
+   * counted each time, reported once. `message` renders the finding's message (absent: the rule's description).
+   */
+  fail(rule: number, keyword: string, target: Item, node: XNode, scope: Scope, message: ((target: Item, scope: Scope) => string) | undefined): void {
+    this.results[rule]!.fail++;
+    const text = () => (message === undefined ? this.program.rules[rule]!.description : message(target, scope));
+    if (target instanceof XNode) {
+      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => ({ path: target.pointer(), message: text() }) });
+    } else {
+      const path = node.pointer();
+      const message = text();
+      if (this.firstReport(rule, `${path}\u0000${message}`)) this.findings.push({ rule, keyword, describe: () => ({ path, message }) });
+    }
+  }
+
+  /** A target (or the context node) could not be evaluated: counted, and reported once per rule. Other errors go on. */
+  notEvaluated(rule: number, target: Item, node: XNode, error: unknown): void {
+    if (!(error instanceof NotEvaluated)) throw error;
+    this.results[rule]!.notEvaluated++;
+    if (this.reportedNotEvaluated.has(rule)) return;
+    this.reportedNotEvaluated.add(rule);
+    const at = target instanceof XNode ? target : node;
+    this.findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => ({ path: at.pointer(), message: `Not evaluated: ${error.message}.` }) });
+  }
+
+  private firstReport(rule: number, key: unknown): boolean {
+    let keys = this.reported.get(rule);
+    if (keys === undefined) this.reported.set(rule, (keys = new Set()));
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  }
+
+  /** is-unique: whether no target of the rule at the current context node had the key before (no key: unique). */
+  firstKey(rule: number, key: string | undefined): boolean {
+    if (key === undefined) return true;
+    let keys = this.seen.get(rule);
+    if (keys === undefined) this.seen.set(rule, (keys = new Set()));
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  }
+
+  /** The constraints of the next context node are checked from here on. */
+  enterNode(): void {
+    if (this.seen.size > 0) this.seen.clear();
+  }
 
   /** The named index, from its index constraints at every site; throws when one of them could not be evaluated. */
   index(name: string): Map<string, XNode> {
@@ -202,28 +248,19 @@ export class Run {
       const { context, nodes, scopes } = this.sites[s]!;
       const constraints = context.constraints;
       for (let k = 0; k < constraints.length; k++) {
-        const c = constraints[k]!;
-        if (c.kind !== "index" || c.index !== name) continue;
-        for (let n = 0; n < nodes.length; n++) failure = this.addToIndex(index, c, nodes[n]!, scopes?.[n] ?? this.rootScope) ?? failure;
+        const { addKeys, index: indexName } = constraints[k]!;
+        if (addKeys === undefined || indexName !== name) continue;
+        for (let n = 0; n < nodes.length; n++) {
+          try {
+            addKeys(index, nodes[n]!, scopes?.[n] ?? this.rootScope);
+          } catch (error) {
+            if (!(error instanceof NotEvaluated)) throw error;
+            failure = error.message;
+          }
+        }
       }
     }
     return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
-  }
-
-  /** Adds the targets of an index constraint at a context node; why they could not be evaluated, if they could not. */
-  private addToIndex(index: Map<string, XNode>, c: PackConstraint, node: XNode, scope: Scope): string | undefined {
-    try {
-      const targets = c.targets === undefined ? node.alone() : c.targets(node, scope);
-      for (let t = 0; t < targets.length; t++) {
-        const target = targets[t]!;
-        const key = keyOf(target, c, scope);
-        if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
-      }
-    } catch (error) {
-      if (!(error instanceof NotEvaluated)) throw error;
-      return error.message;
-    }
-    return undefined;
   }
 
   private readonly documentViews = new Map<string, DocumentView | null>();
@@ -251,85 +288,18 @@ export class Run {
   }
 }
 
-/** The index key of a node: its key fields' values joined, or undefined when none has a value. */
-function keyOf(node: Item, c: PackConstraint, scope: Scope): string | undefined {
-  const keys = c.keys!;
-  if (keys.length === 1) return keyPart(node, keys[0]!, scope);
-  const parts = keys.map((key) => keyPart(node, key, scope));
-  return parts.every((p) => p === undefined) ? undefined : parts.map((p) => p ?? "").join("\u001f");
-}
-
-function keyPart(node: Item, { key, pattern }: KeyField, scope: Scope): string | undefined {
-  const atom = "flag" in key ? flagValueOf(key.flag, node) : atomize(key.value(node, scope))[0];
-  if (atom === undefined) return undefined;
-  const value = String(atom);
-  if (pattern === undefined) return value;
-  return fullMatch(pattern).exec(value)?.[1] || undefined;
-}
-
-function renderMessage(template: PackConstraint["message"], node: Item, scope: Scope, fallback: () => string): string {
-  if (template === undefined) return fallback();
-  return template
-    .map((part) => {
-      if (typeof part === "string") return part;
-      try {
-        return atomize(part(node, scope))
-          .map((a) => excerpt(a instanceof Date ? a.toISOString() : String(a)))
-          .join(", ");
-      } catch {
-        // A placeholder that cannot be evaluated (it needs another document, or names a map) must not cost the finding.
-        return "?";
-      }
-    })
-    .join("");
-}
-
-/**
- * The message of a constraint that has none of its own: its description, and for allowed values also the value found
- * (a short excerpt) and those allowed, as the NIST layer's messages say.
- */
-function defaultMessage(c: PackConstraint, target: Item, rule: PackRule): string {
-  if (c.kind !== "allowed-values") return rule.description;
-  return notAllowed(JSON.stringify(excerpt(String(atomOf(target)))), undefined, allowedList(c.values!), `. ${rule.description}`);
-}
-
-const regexCache = new Map<string, RegExp>();
-function fullMatch(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (re === undefined) regexCache.set(pattern, (re = new RegExp(`^(?:${pattern})$`, "u")));
-  return re;
-}
-
 /** An array of objects' kind, copied empty by `slice`, which keeps the kind. */
 const NODE_ARRAY: XNode[] = [null as unknown as XNode];
 
 export function runPack(program: PackProgram, document: unknown, options: PackRunOptions): { findings: PackFinding[]; results: RuleResults[] } {
-  const results: RuleResults[] = program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
-  const findings: PackFinding[] = [];
   const view = viewOf(program, document);
-  if (view === undefined) return { findings, results };
+  if (view === undefined) return { findings: [], results: program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 })) };
   const run = new Run(program, options);
-  const reportedNotEvaluated = new Set<number>();
-  // What each rule has reported: nodes, and for a failing atomic value its context node's pointer and message.
-  const reported = new Map<number, Set<unknown>>();
-  const firstReport = (rule: number, key: unknown): boolean => {
-    let keys = reported.get(rule);
-    if (keys === undefined) reported.set(rule, (keys = new Set()));
-    if (keys.has(key)) return false;
-    keys.add(key);
-    return true;
-  };
-  const notEvaluated = (rule: number, at: XNode, error: NotEvaluated) => {
-    results[rule]!.notEvaluated++;
-    if (reportedNotEvaluated.has(rule)) return;
-    reportedNotEvaluated.add(rule);
-    findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => ({ path: at.pointer(), message: `Not evaluated: ${error.message}.` }) });
-  };
 
   // Every context node with its scope, once, for contexts with work to do: one walk finds the nodes of them all.
   const isActive = program.rules.map((_, rule) => options.active(rule));
-  const usedIndexes = new Set(program.contexts.flatMap((context) => context.constraints.filter((c) => c.kind === "index-has-key" && isActive[c.rule]).map((c) => c.index!)));
-  const runs = (c: PackConstraint) => (c.kind === "index" ? usedIndexes.has(c.index!) : isActive[c.rule]!);
+  const usedIndexes = new Set(program.contexts.flatMap((context) => context.constraints.filter((c) => c.check !== undefined && c.index !== undefined && isActive[c.rule]).map((c) => c.index!)));
+  const runs = (c: PackConstraint) => (c.addKeys !== undefined ? usedIndexes.has(c.index!) : isActive[c.rule]!);
   const wanted = program.contexts.map((context) => context.constraints.some(runs));
   const searched = new Set(program.contexts.flatMap((context) => context.constraints.filter(runs).flatMap((c) => c.searches ?? [])));
   for (let j = 0; j < program.searches.length; j++) wanted.push(searched.has(j));
@@ -353,34 +323,6 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
     sites.push({ context, nodes, scopes: context.lets.length === 0 ? undefined : nodes.map((node) => new Scope(run, rootScope, context.lets, node)) });
   });
 
-  // is-unique keys seen at the current context node, per rule (one map for the run: most sites have none).
-  const seen = new Map<number, Set<string>>();
-  /** Checks one target of a constraint, counting and reporting the outcome. */
-  const check = (c: PackConstraint, target: Item, node: XNode, scope: Scope, failure: NotEvaluated | undefined) => {
-    if (failure !== undefined) {
-      notEvaluated(c.rule, target instanceof XNode ? target : node, failure);
-      return;
-    }
-    try {
-      if (checkTarget(c, target, scope, run, seen)) results[c.rule]!.pass++;
-      else {
-        results[c.rule]!.fail++;
-        const message = () => renderMessage(c.message, target, scope, () => defaultMessage(c, target, program.rules[c.rule]!));
-        // A target reached from nested context nodes (`.//part` of nested controls) fails once per context: counted
-        // each time, reported once.
-        if (target instanceof XNode) {
-          if (firstReport(c.rule, target)) findings.push({ rule: c.rule, keyword: c.kind, describe: () => ({ path: target.pointer(), message: message() }) });
-        } else {
-          const path = node.pointer();
-          const text = message();
-          if (firstReport(c.rule, `${path}\u0000${text}`)) findings.push({ rule: c.rule, keyword: c.kind, describe: () => ({ path, message: text }) });
-        }
-      }
-    } catch (error) {
-      if (!(error instanceof NotEvaluated)) throw error;
-      notEvaluated(c.rule, target instanceof XNode ? target : node, error);
-    }
-  };
   // Indexed loops: this function runs once per document, mostly unoptimised, where for-of allocates an iterator result
   // per item.
   for (let s = 0; s < sites.length; s++) {
@@ -389,59 +331,12 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
     for (let n = 0; n < nodes.length; n++) {
       const node = nodes[n]!;
       const scope = scopes?.[n] ?? rootScope;
-      if (seen.size > 0) seen.clear();
+      run.enterNode();
       for (let k = 0; k < constraints.length; k++) {
-        const c = constraints[k]!;
-        if (c.rule < 0 || !isActive[c.rule]) continue;
-        try {
-          // Most constraints target their context node itself (`.`): checked without a sequence of it.
-          const targets = c.targets?.(node, scope);
-          // The whole index, before any target, once the targets are known: a constraint whose targets cannot be
-          // evaluated (they need another document) does not cost building it.
-          if (c.kind === "index-has-key") run.index(c.index!);
-          // A test reading a variable before anything else (`every $p in $params satisfies …`) cannot be evaluated on
-          // any target when the variable cannot: found out once per context node rather than thrown for each target.
-          const { leading } = c;
-          const failure = leading === undefined || targets?.length === 0 ? undefined : scope.failureOf(leading);
-          if (targets === undefined) check(c, node, node, scope, failure);
-          else for (let t = 0; t < targets.length; t++) check(c, targets[t]!, node, scope, failure);
-        } catch (error) {
-          if (!(error instanceof NotEvaluated)) throw error;
-          notEvaluated(c.rule, node, error);
-        }
+        const { rule, check } = constraints[k]!;
+        if (check !== undefined && isActive[rule]) check(run, node, scope);
       }
     }
   }
-  return { findings, results };
-}
-
-function checkTarget(c: PackConstraint, target: Item, scope: Scope, run: Run, seen: Map<number, Set<string>>): boolean {
-  switch (c.kind) {
-    case "expect":
-      return effectiveBoolean(c.test!(target, scope));
-    case "allowed-values": {
-      if (c.allowOther) return true;
-      const value = atomOf(target);
-      return value !== undefined && c.values!.includes(String(value));
-    }
-    case "matches": {
-      const value = atomOf(target);
-      return value !== undefined && c.patterns!.every((pattern) => fullMatch(pattern).test(String(value)));
-    }
-    case "index-has-key": {
-      const key = keyOf(target, c, scope);
-      return key !== undefined && run.index(c.index!).has(key);
-    }
-    case "is-unique": {
-      const key = keyOf(target, c, scope);
-      if (key === undefined) return true;
-      let keys = seen.get(c.rule);
-      if (keys === undefined) seen.set(c.rule, (keys = new Set()));
-      if (keys.has(key)) return false;
-      keys.add(key);
-      return true;
-    }
-    case "index":
-      return true;
-  }
+  return { findings: run.findings, results: run.results };
 }

@@ -2,6 +2,7 @@
 // and predicates, over the node view (./node-view.ts). The generated module receives these as its one import; it never
 // sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
+import { allowedList, notAllowed } from "../semantic/helpers.cjs";
 import { FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
@@ -594,4 +595,55 @@ export function path(focus: boolean, fromRoot: boolean, steps: readonly PathStep
     }
     return items;
   };
+}
+
+// What a constraint's check function calls on its targets (compiler/packs/emit/kinds.ts).
+
+/** allowed-values: whether the target's value is one of the values. */
+export function valueIn(target: Item, values: ReadonlySet<string>): boolean {
+  const value = atomOf(target);
+  return value !== undefined && values.has(String(value));
+}
+
+/** matches: whether the target's value matches every full-match pattern. */
+export function valueMatches(target: Item, patterns: readonly RegExp[]): boolean {
+  const value = atomOf(target);
+  if (value === undefined) return false;
+  const text = String(value);
+  for (let i = 0; i < patterns.length; i++) if (!patterns[i]!.test(text)) return false;
+  return true;
+}
+
+/** The message of an allowed-values miss without one of its own: the value found (an excerpt) and those allowed, as NIST's layer says it. */
+export function valueNotAllowed(target: Item, values: ReadonlySet<string>, ending: string): string {
+  return notAllowed(JSON.stringify(excerpt(String(atomOf(target)))), undefined, allowedList(values), ending);
+}
+
+/** A key field's part of a key: the atom as a string, or with key-field/@pattern the first group of a full match. */
+export function keyPart(atom: Atom | undefined, pattern: RegExp | undefined): string | undefined {
+  if (atom === undefined) return undefined;
+  const value = String(atom);
+  return pattern === undefined ? value : pattern.exec(value)?.[1] || undefined;
+}
+
+/** The key of several key fields: their parts joined, or undefined when none has one. */
+export function joinKeys(parts: readonly (string | undefined)[]): string | undefined {
+  return parts.every((part) => part === undefined) ? undefined : parts.map((part) => part ?? "").join("\u001f");
+}
+
+/** Adds an index constraint's target under its key: the first node with a key keeps it. */
+export function addKey(index: Map<string, XNode>, key: string | undefined, target: Item): void {
+  if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+}
+
+/** An expression of a message template rendered: its atoms as short excerpts; "?" when it cannot be evaluated. */
+export function messagePart(part: Evaluator, target: Item, scope: Scope): string {
+  try {
+    return atomize(part(target, scope))
+      .map((atom) => excerpt(atom instanceof Date ? atom.toISOString() : String(atom)))
+      .join(", ");
+  } catch {
+    // A placeholder that cannot be evaluated (it needs another document, or names a map) must not cost the finding.
+    return "?";
+  }
 }

@@ -95,6 +95,12 @@ export class ExpressionEmitter {
     return this.declarations.constant(flag !== undefined ? `{ flag: ${literal(flag)} }` : `{ value: ${this.expr(expr)} }`);
   }
 
+  /** A key field's atom at the item named `item` (in the scope `s`): a flag's value read from the JSON, or the first atom of an expression's value. */
+  keyAtom(expr: Expr, item: string): string {
+    const flag = bareFlagOf(expr);
+    return flag !== undefined ? `flagValueOf(${literal(flag)}, ${item})` : `atomize(${this.expr(expr)}(${item}, s))[0]`;
+  }
+
   /** The value of an expression at the focus `f`, as JavaScript: literals and variables in place, else a call. */
   private value(expr: Expr): string {
     if (expr.type === "literal") return this.declarations.constant(`[${literal(expr.value)}]`);

@@ -1,13 +1,15 @@
 // A rule pack's generated module: `module.exports = (primitives) => program`, where the program holds the node view's
-// definitions, the rules, the walk that finds every context node, and each context's lets and constraints as
-// functions (runtime/packs/engine.ts PackProgram). The module takes the primitives it calls as its one argument: it
-// imports nothing, so Node.js, the code cache and the browser bundle load it alike.
+// definitions, the rules, the walk that finds every context node, and each context's lets and constraints, every
+// constraint a function that checks it at a context node and records the outcomes in the run's state
+// (runtime/packs/engine.ts PackProgram, Run). The module takes the primitives it calls as its one argument: it imports
+// nothing, so Node.js, the code cache and the browser bundle load it alike.
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../program-interface.js";
-import { code, Code, joinCode, jsonLiteral, lineComment, name, type Name } from "../../codegen/code.js";
+import { code, Code, joinCode, jsonLiteral, lineComment, name, regexLiteral, type Name } from "../../codegen/code.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
+import { PACK_KINDS, type ConstraintEmit } from "./kinds.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
 /** A constraint as the compiler reads it: Metapath syntax trees. */
@@ -45,10 +47,11 @@ export interface SourcePack {
  * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "FALSE", "TRUE", "XNode", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
+  "ChildNames", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
   "compareGeneral", "compareValues", "concat", "countOf", "descendantStep", "descendantsStep", "effectiveBoolean", "flagIs",
-  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "literalValue", "logical", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep",
-  "mergeEntries", "mergeMaps", "normalize", "parentStep", "path", "quantified", "quantifiedEquality", "rootStep", "selfStep", "variable",
+  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "joinKeys", "keyPart", "literalValue", "logical", "lookupAll", "mapEach",
+  "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps", "messagePart", "normalize", "parentStep", "path", "quantified",
+  "quantifiedEquality", "rootStep", "selfStep", "valueIn", "valueMatches", "valueNotAllowed", "variable",
 ] as const;
 
 const UNDEFINED = Code.verbatim("undefined");
@@ -94,22 +97,112 @@ class RootSearches {
 /** The function an expression compiles to, by name. */
 const evaluator = (emitter: ExpressionEmitter, expr: Expr): Name => name(emitter.expr(expr));
 
-function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, searches: readonly number[]): Code {
-  const expect = c.kind === "expect";
-  const leading = expect ? leadingVariable(c.test!) : undefined;
+/** The names of a check function's context node and of the target it checks. */
+const NODE = name("node");
+const TARGET = name("t");
+
+/**
+ * The code of one constraint: for a constraint of a kind that checks targets, a function `(R, node, s)` that evaluates
+ * it at a context node and records each target's outcome in the run (R: runtime/packs/engine.ts Run); for an index,
+ * a function `(index, node, s)` adding its targets there by key.
+ */
+class ConstraintCode implements ConstraintEmit {
+  constructor(
+    private readonly c: SourceConstraint,
+    private readonly emitter: ExpressionEmitter,
+    private readonly declarations: Declarations,
+  ) {}
+
+  values(): Name {
+    return name(this.declarations.constant(`new Set(${jsonLiteral(this.c.values!)})`));
+  }
+
+  patterns(): Name {
+    const literals = this.c.patterns!.map((pattern) => fullMatch(pattern));
+    return name(this.declarations.constant(array(literals).toString()));
+  }
+
+  key(): Name {
+    const keys = this.c.keys!;
+    const part = (key: (typeof keys)[number]) => code`keyPart(${Code.verbatim(this.emitter.keyAtom(key.target, "t"))}, ${key.pattern === undefined ? UNDEFINED : fullMatch(key.pattern)})`;
+    const body = keys.length === 1 ? part(keys[0]!) : code`joinKeys(${array(keys.map(part))})`;
+    return name(this.declarations.declare("key", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
+  }
+
+  expr(expr: Expr): Name {
+    return evaluator(this.emitter, expr);
+  }
+
+  /** The message function `(t, s)` of a failure; undefined: the rule's description. */
+  message(description: string): Name | undefined {
+    const { message } = this.c;
+    let body: Code;
+    if (message !== undefined) {
+      const parts = message.map((part) => (typeof part === "string" ? code`${part}` : code`messagePart(${evaluator(this.emitter, part)}, t, s)`));
+      body = parts.length === 0 ? code`""` : joinCode(parts, Code.verbatim(" + "));
+    } else {
+      const kind = PACK_KINDS[this.c.kind as keyof typeof PACK_KINDS];
+      if (kind.defaultMessage === undefined) return undefined;
+      body = kind.defaultMessage(TARGET, description, this);
+    }
+    return name(this.declarations.declare("msg", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
+  }
+
+  /** The function adding an index constraint's targets at a context node to the index, by key. */
+  indexAdder(): Name {
+    const c = this.c;
+    const targets = isFocus(c.target) ? code`node.alone()` : code`${this.expr(c.target)}(node, s)`;
+    const body = code`var targets = ${targets};
+for (var i = 0; i < targets.length; i++) addKey(index, ${this.key()}(targets[i], s), targets[i]);`;
+    return name(this.declarations.declare("index", JSON.stringify(c), (fn) => `function ${fn}(index, node, s) {\n${body}\n}`));
+  }
+
+  /** The function checking a constraint of a kind that has targets at a context node. */
+  check(description: string): Name {
+    const c = this.c;
+    const rule = c.rule;
+    const leading = c.kind === "expect" ? leadingVariable(c.test!) : undefined;
+    const focus = isFocus(c.target);
+    const target = focus ? NODE : TARGET;
+    const test = PACK_KINDS[c.kind as keyof typeof PACK_KINDS].test(c, target, this);
+    const message = test === true ? undefined : this.message(description);
+    const checked =
+      test === true
+        ? code`R.pass(${rule});`
+        : code`try {\nif (${test}) R.pass(${rule}); else R.fail(${rule}, ${c.kind}, ${target}, node, s, ${message ?? UNDEFINED});\n} catch (error) {\nR.notEvaluated(${rule}, ${target}, node, error);\n}`;
+    // What is evaluated once per context node: a failure there is the node's, and no target is checked.
+    const prelude = [
+      ...(focus ? [] : [code`targets = ${this.expr(c.target)}(node, s);`]),
+      // The whole index, before any target, once the targets are known: a constraint whose targets cannot be evaluated
+      // (they need another document) does not cost building it.
+      ...(c.kind === "index-has-key" ? [code`R.index(${c.index!});`] : []),
+    ];
+    const lines: Code[] = [];
+    if (!focus) lines.push(code`var targets;`);
+    if (prelude.length > 0) lines.push(code`try {\n${joinCode(prelude, Code.verbatim("\n"))}\n} catch (error) {\nR.notEvaluated(${rule}, node, node, error);\nreturn;\n}`);
+    // A test reading a variable before anything else (`every $p in $params satisfies …`) cannot be evaluated on any
+    // target when the variable cannot: found out once per context node rather than thrown for each target.
+    if (leading !== undefined) lines.push(focus ? code`var failure = s.failureOf(${leading});` : code`var failure = targets.length === 0 ? undefined : s.failureOf(${leading});`);
+    const skip = leading === undefined ? undefined : code`if (failure !== undefined) {\nR.notEvaluated(${rule}, ${target}, node, failure);\n${focus ? code`return;` : code`continue;`}\n}`;
+    const perTarget = skip === undefined ? checked : code`${skip}\n${checked}`;
+    lines.push(focus ? perTarget : code`for (var i = 0; i < targets.length; i++) {\nvar t = targets[i];\n${perTarget}\n}`);
+    const body = joinCode(lines, Code.verbatim("\n"));
+    return name(this.declarations.declare("check", JSON.stringify(c), (fn) => `function ${fn}(R, node, s) {\n${body}\n}`));
+  }
+}
+
+/** A full-match regular expression literal of a pattern of a constraint file. */
+const fullMatch = (pattern: string): Code => regexLiteral(`^(?:${pattern})$`, "u", `pattern ${pattern.slice(0, 40)}`);
+
+function constraintCode(c: SourceConstraint, emitter: ExpressionEmitter, declarations: Declarations, rules: readonly PackRule[], searches: readonly number[]): Code {
+  const constraint = new ConstraintCode(c, emitter, declarations);
+  const index = c.kind === "index";
   return object([
     ["rule", jsonLiteral(c.rule)],
-    ["kind", jsonLiteral(c.kind)],
-    ["targets", isFocus(c.target) ? undefined : evaluator(emitter, c.target)],
-    ["test", expect ? evaluator(emitter, c.test!) : undefined],
-    ["leading", leading === undefined ? undefined : jsonLiteral(leading)],
-    ["values", c.values === undefined ? undefined : jsonLiteral(c.values)],
-    ["allowOther", c.allowOther === undefined ? undefined : code`${c.allowOther}`],
-    ["patterns", c.patterns === undefined ? undefined : jsonLiteral(c.patterns)],
     ["index", c.index === undefined ? undefined : jsonLiteral(c.index)],
-    ["keys", c.keys === undefined ? undefined : array(c.keys.map((k) => object([["key", Code.verbatim(emitter.key(k.target))], ["pattern", k.pattern === undefined ? undefined : jsonLiteral(k.pattern)]])))],
-    ["message", c.message === undefined ? undefined : array(c.message.map((part) => (typeof part === "string" ? jsonLiteral(part) : evaluator(emitter, part))))],
     ["searches", searches.length === 0 ? undefined : jsonLiteral(searches)],
+    ["check", index ? undefined : constraint.check(rules[c.rule]!.description)],
+    ["addKeys", index ? constraint.indexAdder() : undefined],
   ]);
 }
 
@@ -128,7 +221,7 @@ export function emitPackModule(pack: SourcePack, header: string): string {
     // What a constraint may search: its own expressions, its context's lets, and targets the walk does not find.
     const shared = [context.lets, walkable.has(c) ? [] : context.targets];
     const constraints = code`[\n${joinCode(
-      context.constraints.map((constraint) => constraintCode(constraint, emitter, searches.slotsIn([constraint, shared]))),
+      context.constraints.map((constraint) => constraintCode(constraint, emitter, declarations, pack.rules, searches.slotsIn([constraint, shared]))),
       NEXT_LINE,
     )}\n]`;
     return object([

@@ -1,41 +1,67 @@
 // golden: index-has-key
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k1 = new ChildNames(["party"]);
 var k2 = childStep(k1);
 var e0 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
-var k3 = { flag: "uuid" };
-var k6 = ["party"];
-var e5 = flagIs("=", k6, "name");
-var k7 = new ChildNames(["prop"]);
-var k8 = childStep(k7);
-var e4 = path(false, false, [{ step: k8, ordered: true, predicates: [{ evaluate: e5, join: null }] }]);
-var k9 = { flag: "value" };
-function w11(node, sites, wanted, live) {
+function key3(t, s) {
+return keyPart(flagValueOf("uuid", t), undefined);
+}
+function index4(index, node, s) {
+var targets = e0(node, s);
+for (var i = 0; i < targets.length; i++) addKey(index, key3(targets[i], s), targets[i]);
+}
+function key5(t, s) {
+return keyPart(flagValueOf("value", t), undefined);
+}
+var k8 = ["party"];
+var e7 = flagIs("=", k8, "name");
+var k9 = new ChildNames(["prop"]);
+var k10 = childStep(k9);
+var e6 = path(false, false, [{ step: k10, ordered: true, predicates: [{ evaluate: e7, join: null }] }]);
+function check11(R, node, s) {
+var targets;
+try {
+targets = e6(node, s);
+R.index("parties");
+} catch (error) {
+R.notEvaluated(1, node, node, error);
+return;
+}
+for (var i = 0; i < targets.length; i++) {
+var t = targets[i];
+try {
+if (R.index("parties").has(key5(t, s))) R.pass(1); else R.fail(1, "index-has-key", t, node, s, undefined);
+} catch (error) {
+R.notEvaluated(1, t, node, error);
+}
+}
+}
+function w13(node, sites, wanted, live) {
 if (wanted[0]) sites[0].push(node);
 }
-function w12(node, sites, wanted, live) {
+function w14(node, sites, wanted, live) {
 if (wanted[1]) sites[1].push(node);
 }
-function w10(node, sites, wanted, live) {
+function w12(node, sites, wanted, live) {
 let nodes;
 if (live[1]) {
 nodes = node.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w11(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w13(nodes[j], sites, wanted, live);
 }
 if (live[2]) {
 nodes = node.instanceAt(1);
-for (let j = 0; j < nodes.length; j++) w12(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w14(nodes[j], sites, wanted, live);
 }
 }
-function walk13(document, sites, wanted, live) {
+function walk15(document, sites, wanted, live) {
 let nodes;
 switch (document.view.model) {
 case "system-security-plan":
 if (live[0]) {
 nodes = document.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w10(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w12(nodes[j], sites, wanted, live);
 }
 break;
 }
@@ -48,14 +74,14 @@ namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
 rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"index-has-key","description":"rule 0","models":["system-security-plan"]},{"id":"TST-001.a","constraintId":"c1","severity":"error","keyword":"index-has-key","description":"rule 1","models":["system-security-plan"]}],
 contexts: [
 { targets: undefined, lets: [], constraints: [
-{ rule: -1, kind: "index", targets: e0, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: undefined, index: "parties", keys: [{ key: k3, pattern: undefined }], message: undefined, searches: undefined }
+{ rule: -1, index: "parties", searches: undefined, check: undefined, addKeys: index4 }
 ] },
 { targets: undefined, lets: [], constraints: [
-{ rule: 1, kind: "index-has-key", targets: e4, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: undefined, index: "parties", keys: [{ key: k9, pattern: undefined }], message: undefined, searches: undefined }
+{ rule: 1, index: "parties", searches: undefined, check: check11, addKeys: undefined }
 ] }
 ],
 searches: [],
-walk: walk13,
+walk: walk15,
 walkSlots: [[0,1],[0],[1]],
 };
 };

@@ -1,28 +1,34 @@
 // golden: index
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k1 = new ChildNames(["party"]);
 var k2 = childStep(k1);
 var e0 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
-var k3 = { flag: "uuid" };
-function w5(node, sites, wanted, live) {
+function key3(t, s) {
+return keyPart(flagValueOf("uuid", t), undefined);
+}
+function index4(index, node, s) {
+var targets = e0(node, s);
+for (var i = 0; i < targets.length; i++) addKey(index, key3(targets[i], s), targets[i]);
+}
+function w6(node, sites, wanted, live) {
 if (wanted[0]) sites[0].push(node);
 }
-function w4(node, sites, wanted, live) {
+function w5(node, sites, wanted, live) {
 let nodes;
 if (live[1]) {
 nodes = node.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w5(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w6(nodes[j], sites, wanted, live);
 }
 }
-function walk6(document, sites, wanted, live) {
+function walk7(document, sites, wanted, live) {
 let nodes;
 switch (document.view.model) {
 case "system-security-plan":
 if (live[0]) {
 nodes = document.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w4(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w5(nodes[j], sites, wanted, live);
 }
 break;
 }
@@ -35,11 +41,11 @@ namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
 rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"index","description":"rule 0","models":["system-security-plan"]}],
 contexts: [
 { targets: undefined, lets: [], constraints: [
-{ rule: -1, kind: "index", targets: e0, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: undefined, index: "parties", keys: [{ key: k3, pattern: undefined }], message: undefined, searches: undefined }
+{ rule: -1, index: "parties", searches: undefined, check: undefined, addKeys: index4 }
 ] }
 ],
 searches: [],
-walk: walk6,
+walk: walk7,
 walkSlots: [[0],[0]],
 };
 };

@@ -1,21 +1,40 @@
 // golden: is-unique
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
-var k1 = new ChildNames(["component"]);
-var k2 = childStep(k1);
-var e0 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
-var k3 = { flag: "uuid" };
-function w4(node, sites, wanted, live) {
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+function key0(t, s) {
+return keyPart(flagValueOf("uuid", t), undefined);
+}
+var k2 = new ChildNames(["component"]);
+var k3 = childStep(k2);
+var e1 = path(false, false, [{ step: k3, ordered: true, predicates: [] }]);
+function check4(R, node, s) {
+var targets;
+try {
+targets = e1(node, s);
+} catch (error) {
+R.notEvaluated(0, node, node, error);
+return;
+}
+for (var i = 0; i < targets.length; i++) {
+var t = targets[i];
+try {
+if (R.firstKey(0, key0(t, s))) R.pass(0); else R.fail(0, "is-unique", t, node, s, undefined);
+} catch (error) {
+R.notEvaluated(0, t, node, error);
+}
+}
+}
+function w5(node, sites, wanted, live) {
 if (wanted[0]) sites[0].push(node);
 }
-function walk5(document, sites, wanted, live) {
+function walk6(document, sites, wanted, live) {
 let nodes;
 switch (document.view.model) {
 case "system-security-plan":
 if (live[0]) {
 nodes = document.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w4(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w5(nodes[j], sites, wanted, live);
 }
 break;
 }
@@ -28,11 +47,11 @@ namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
 rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"is-unique","description":"rule 0","models":["system-security-plan"]}],
 contexts: [
 { targets: undefined, lets: [], constraints: [
-{ rule: 0, kind: "is-unique", targets: e0, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: undefined, index: undefined, keys: [{ key: k3, pattern: undefined }], message: undefined, searches: undefined }
+{ rule: 0, index: undefined, searches: undefined, check: check4, addKeys: undefined }
 ] }
 ],
 searches: [],
-walk: walk5,
+walk: walk6,
 walkSlots: [[0]],
 };
 };

@@ -1,33 +1,51 @@
 // golden: matches
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, variable } = primitives;
-var k1 = flagStep("value");
-var e0 = path(false, false, [{ step: k1, ordered: true, predicates: [] }]);
-function w4(node, sites, wanted, live) {
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var k0 = [/^(?:[0-9]+)$/u];
+var k2 = flagStep("value");
+var e1 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
+function check3(R, node, s) {
+var targets;
+try {
+targets = e1(node, s);
+} catch (error) {
+R.notEvaluated(0, node, node, error);
+return;
+}
+for (var i = 0; i < targets.length; i++) {
+var t = targets[i];
+try {
+if (valueMatches(t, k0)) R.pass(0); else R.fail(0, "matches", t, node, s, undefined);
+} catch (error) {
+R.notEvaluated(0, t, node, error);
+}
+}
+}
+function w6(node, sites, wanted, live) {
 if (wanted[0]) sites[0].push(node);
 }
-function w3(node, sites, wanted, live) {
+function w5(node, sites, wanted, live) {
 let nodes;
 if (live[2]) {
 nodes = node.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w4(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w6(nodes[j], sites, wanted, live);
 }
 }
-function w2(node, sites, wanted, live) {
+function w4(node, sites, wanted, live) {
 let nodes;
 if (live[1]) {
 nodes = node.instanceAt(1);
-for (let j = 0; j < nodes.length; j++) w3(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w5(nodes[j], sites, wanted, live);
 }
 }
-function walk5(document, sites, wanted, live) {
+function walk7(document, sites, wanted, live) {
 let nodes;
 switch (document.view.model) {
 case "system-security-plan":
 if (live[0]) {
 nodes = document.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w2(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w4(nodes[j], sites, wanted, live);
 }
 break;
 }
@@ -40,11 +58,11 @@ namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
 rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"matches","description":"rule 0","models":["system-security-plan"]}],
 contexts: [
 { targets: undefined, lets: [], constraints: [
-{ rule: 0, kind: "matches", targets: e0, test: undefined, leading: undefined, values: undefined, allowOther: undefined, patterns: ["[0-9]+"], index: undefined, keys: undefined, message: undefined, searches: undefined }
+{ rule: 0, index: undefined, searches: undefined, check: check3, addKeys: undefined }
 ] }
 ],
 searches: [],
-walk: walk5,
+walk: walk7,
 walkSlots: [[0],[0],[0]],
 };
 };
