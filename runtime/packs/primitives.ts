@@ -56,7 +56,18 @@ function instantOf(text: string): number {
 let comparisons = 0;
 export const comparisonsMade = (): number => comparisons;
 
-function compareAtoms(op: string, a: Atom, b: Atom): boolean {
+/** A comparison operator on two atoms once they are of one type (compareAtoms converts them). */
+export type Comparator = (x: string | number | boolean, y: string | number | boolean) => boolean;
+
+// The comparison operators, by their general and value names: the generated code passes the one it compares with.
+export const equal: Comparator = (x, y) => x === y;
+export const notEqual: Comparator = (x, y) => x !== y;
+export const less: Comparator = (x, y) => x < y;
+export const lessOrEqual: Comparator = (x, y) => x <= y;
+export const greater: Comparator = (x, y) => x > y;
+export const greaterOrEqual: Comparator = (x, y) => x >= y;
+
+function compareAtoms(compare: Comparator, a: Atom, b: Atom): boolean {
   comparisons++;
   let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
   let y: string | number | boolean = b instanceof Date ? b.getTime() : b;
@@ -77,14 +88,7 @@ function compareAtoms(op: string, a: Atom, b: Atom): boolean {
     x = String(x);
     y = String(y);
   }
-  switch (op) {
-    case "=": case "eq": return x === y;
-    case "!=": case "ne": return x !== y;
-    case "<": case "lt": return x < y;
-    case "<=": case "le": return x <= y;
-    case ">": case "gt": return x > y;
-    default: return x >= y;
-  }
+  return compare(x, y);
 }
 
 /**
@@ -153,45 +157,42 @@ function someEqual(items: readonly Item[], probes: readonly Atom[]): boolean | u
 }
 
 /** General comparison: true when some pair of the two sides' atoms compares true. */
-export function compareGeneral(op: string, leftItems: readonly Item[], rightItems: readonly Item[]): Item[] {
+export function compareGeneral(compare: Comparator, leftItems: readonly Item[], rightItems: readonly Item[]): Item[] {
   if (leftItems.length === 1 && rightItems.length === 1) {
     const a = atomOf(leftItems[0]!);
     const b = atomOf(rightItems[0]!);
-    return bool(a !== undefined && b !== undefined && compareAtoms(op, a, b));
+    return bool(a !== undefined && b !== undefined && compareAtoms(compare, a, b));
   }
   // `=` with a long side: its atoms hashed (once per sequence) and the other side's looked up, not every pair compared.
-  if (op === "=" && Math.max(leftItems.length, rightItems.length) >= HASH_AT_LEAST) {
+  if (compare === equal && Math.max(leftItems.length, rightItems.length) >= HASH_AT_LEAST) {
     const [hashed, probed] = leftItems.length >= rightItems.length ? [leftItems, rightItems] : [rightItems, leftItems];
     const found = someEqual(hashed, atomize(probed));
     if (found !== undefined) return bool(found);
   }
   const left = atomize(leftItems);
   const right = atomize(rightItems);
-  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(op, left[i]!, right[j]!)) return TRUE;
+  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(compare, left[i]!, right[j]!)) return TRUE;
   return FALSE;
 }
 
 /** `@flag = expression`: the flag's value (read from the JSON, without its node) against the other side's atoms. */
-export function compareFlagWith(op: string, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
+export function compareFlagWith(compare: Comparator, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
   if (value === undefined) return FALSE;
-  if (op === "=" && rightItems.length >= HASH_AT_LEAST) {
+  if (compare === equal && rightItems.length >= HASH_AT_LEAST) {
     const found = someEqual(rightItems, [value]);
     if (found !== undefined) return bool(found);
   }
   // Each atom is compared once: no sequence of them is made.
   for (let j = 0; j < rightItems.length; j++) {
     const b = atomOf(rightItems[j]!);
-    if (b !== undefined && compareAtoms(op, value, b)) return TRUE;
+    if (b !== undefined && compareAtoms(compare, value, b)) return TRUE;
   }
   return FALSE;
 }
 
-/** Value comparison: one atom each side (the left found first); an absent operand gives the empty sequence. */
-export function compareValues(op: string, left: Evaluator, right: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
-  const what = `"${op}"`;
-  const a = single(left(focus, scope), what);
-  const b = single(right(focus, scope), what);
-  return a === undefined || b === undefined ? EMPTY : bool(compareAtoms(op, a, b));
+/** Value comparison of the operands' atoms (oneAtom): an absent operand gives the empty sequence. */
+export function compareValues(compare: Comparator, a: Atom | undefined, b: Atom | undefined): Item[] {
+  return a === undefined || b === undefined ? EMPTY : bool(compareAtoms(compare, a, b));
 }
 
 export function effectiveBoolean(items: readonly Item[]): boolean {
@@ -204,7 +205,8 @@ export function effectiveBoolean(items: readonly Item[]): boolean {
   return first !== "";
 }
 
-function single(items: readonly Item[], what: string): Atom | undefined {
+/** The one atom of an operand (none: undefined); `what` names the operator or function taking it when it has several. */
+export function oneAtom(items: readonly Item[], what: string): Atom | undefined {
   if (items.length === 1) return atomOf(items[0]!);
   const atoms = atomize(items);
   if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
@@ -215,41 +217,16 @@ function single(items: readonly Item[], what: string): Atom | undefined {
 export const flagValueOf = (flag: string, focus: Item | undefined) => (focus instanceof XNode ? focus.flagValue(flag) : undefined);
 
 /** `@name = 'literal'` or `@name = ('a', 'b')`: whether the flag's value (none: false) compares true with a literal. */
-function compareFlag(op: string, literals: readonly (string | number)[], value: Atom | undefined): boolean {
+function compareFlag(compare: Comparator, literals: readonly (string | number)[], value: Atom | undefined): boolean {
   if (value === undefined) return false;
-  for (let i = 0; i < literals.length; i++) if (compareAtoms(op, value, literals[i]!)) return true;
+  for (let i = 0; i < literals.length; i++) if (compareAtoms(compare, value, literals[i]!)) return true;
   return false;
 }
 
-/** and/or; a side that cannot be evaluated does not matter when the other decides (false for and, true for or). */
-export function logical(and: boolean, items: readonly Evaluator[], focus: Item | undefined, scope: Scope): boolean {
-  let pending: NotEvaluated | undefined;
-  for (let i = 0; i < items.length; i++) {
-    try {
-      const value = effectiveBoolean(items[i]!(focus, scope));
-      if (and ? !value : value) return value;
-    } catch (error) {
-      if (!(error instanceof NotEvaluated)) throw error;
-      pending ??= error;
-    }
-  }
-  if (pending !== undefined) throw pending;
-  return and;
-}
-
-export interface Binding {
-  name: string;
-  in: Evaluator;
-}
-
-export function quantified(some: boolean, bindings: readonly Binding[], at: number, satisfies: Evaluator, focus: Item | undefined, scope: Scope): boolean {
-  if (at === bindings.length) return effectiveBoolean(satisfies(focus, scope));
-  const binding = bindings[at]!;
-  for (const item of binding.in(focus, scope)) {
-    const result = quantified(some, bindings, at + 1, satisfies, focus, scope.bind(binding.name, [item]));
-    if (result === some) return some;
-  }
-  return !some;
+/** An operand of and/or that could not be evaluated: the first such is kept (other errors go on). */
+export function firstNotEvaluated(error: unknown, pending: NotEvaluated | undefined): NotEvaluated {
+  if (!(error instanceof NotEvaluated)) throw error;
+  return pending ?? error;
 }
 
 /**
@@ -263,13 +240,13 @@ export function quantifiedEquality(some: boolean, within: Evaluator, other: Eval
   const items = within(focus, scope);
   if (items.length === 0) return bool(!some);
   const others = other(focus, scope);
-  if (some) return compareGeneral("=", items, others);
+  if (some) return compareGeneral(equal, items, others);
   const atoms = atomize(others);
   if (atoms.length === 0) return FALSE;
   const [atom] = atoms as [Atom];
   const index = atoms.length === 1 && items.length >= HASH_AT_LEAST && hashable(atom) ? equalityIndexOf(items) : null;
   if (index !== null) return bool(index.missing === 0 && !index.has(atom as string | number | boolean));
-  for (let i = 0; i < items.length; i++) if (compareGeneral("!=", [items[i]!], others) === FALSE) return FALSE;
+  for (let i = 0; i < items.length; i++) if (compareGeneral(notEqual, [items[i]!], others) === FALSE) return FALSE;
   return TRUE;
 }
 
@@ -398,7 +375,7 @@ export function flagValues(nodes: readonly Item[], flag: string): Item[] {
 export type KeyOf = { flag: string } | { value: Evaluator };
 
 function entryKey(key: KeyOf, focus: Item | undefined, scope: Scope): Atom | undefined {
-  return "flag" in key ? flagValueOf(key.flag, focus) : single(key.value(focus, scope), "map:entry");
+  return "flag" in key ? flagValueOf(key.flag, focus) : oneAtom(key.value(focus, scope), "map:entry");
 }
 
 export function mapEntry(key: KeyOf, value: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
@@ -439,63 +416,77 @@ export function mergeMaps(items: readonly Item[]): Item[] {
   return [merged];
 }
 
-function stringArgument(args: readonly Evaluator[], at: number, focus: Item | undefined, scope: Scope, name: string): string | undefined {
-  const arg = args[at];
-  if (arg === undefined) return undefined;
-  const value = single(arg(focus, scope), `${name}()`);
+/** A string argument of a function: its one atom as a string, or undefined for the empty sequence. */
+export function textOf(items: readonly Item[], what: string): string | undefined {
+  const value = oneAtom(items, what);
   return value === undefined ? undefined : String(value);
 }
 
-/** The functions the generated code does not inline, dispatched on their name. */
-export function call(name: string, args: readonly Evaluator[], focus: Item | undefined, scope: Scope): Item[] {
-  const run = scope.run;
-  const arg = (i: number) => args[i]!(focus, scope);
-  const text = (i: number) => stringArgument(args, i, focus, scope, name);
-  switch (name) {
-    case "starts-with":
-      return bool((text(0) ?? "").startsWith(text(1) ?? ""));
-    case "substring": {
-      // XPath positions are 1-based and count characters; rounding as fn:substring does.
-      const chars = [...(text(0) ?? "")];
-      const start = Math.round(Number(text(1)));
-      const length = args.length > 2 ? Math.round(Number(text(2))) : Infinity;
-      return [chars.filter((_, i) => i + 1 >= start && i + 1 < start + length).join("")];
-    }
-    case "substring-after": {
-      const subject = text(0) ?? "";
-      const marker = text(1) ?? "";
-      const at = subject.indexOf(marker);
-      return [at < 0 ? "" : subject.slice(at + marker.length)];
-    }
-    case "current-dateTime":
-      return [run.options.now];
-    case "path": {
-      const nodes = args.length > 0 ? arg(0) : focus === undefined ? [] : [focus];
-      return nodes.map((node) => (node instanceof XNode ? node.pointer() : ""));
-    }
-    case "resolve-uri":
-      // Documents are looked up by the href as written: there is no base URI to resolve against.
-      return args.length === 0 ? [] : arg(0).length === 0 ? [] : [text(0)!];
-    case "doc-available": {
-      const href = text(0);
-      return bool(href !== undefined && run.documentAvailable(href));
-    }
-    case "doc": {
-      const href = text(0);
-      return href === undefined ? [] : [run.document(href)];
-    }
-    case "resolve-profile": {
-      const out: Item[] = [];
-      for (const node of arg(0)) {
-        if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
-        if (node.view.model === "catalog") out.push(node.view.root);
-        else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
-      }
-      return out;
-    }
-    default:
-      throw new Error(`unsupported Metapath function ${name}()`);
+// The Metapath functions the generated code calls that it does not inline, one helper each; the generated code
+// evaluates the arguments (textOf for strings) in order.
+
+export function startsWith(subject: string | undefined, prefix: string | undefined): Item[] {
+  return bool((subject ?? "").startsWith(prefix ?? ""));
+}
+
+/** fn:substring with two arguments: the rest of the subject from a position. */
+export function substring(subject: string | undefined, start: string | undefined): Item[] {
+  return charactersFrom(subject, start, Infinity);
+}
+
+/** fn:substring with three arguments. */
+export function substringOfLength(subject: string | undefined, start: string | undefined, length: string | undefined): Item[] {
+  return charactersFrom(subject, start, Math.round(Number(length)));
+}
+
+/** XPath positions are 1-based and count characters; rounding as fn:substring does. */
+function charactersFrom(subject: string | undefined, start: string | undefined, count: number): Item[] {
+  const chars = [...(subject ?? "")];
+  const from = Math.round(Number(start));
+  return [chars.filter((_, i) => i + 1 >= from && i + 1 < from + count).join("")];
+}
+
+export function substringAfter(subject: string | undefined, marker: string | undefined): Item[] {
+  const text = subject ?? "";
+  const at = text.indexOf(marker ?? "");
+  return [at < 0 ? "" : text.slice(at + (marker ?? "").length)];
+}
+
+export function currentDateTime(scope: Scope): Item[] {
+  return [scope.run.options.now];
+}
+
+/** fn:path: the JSON Pointer of each node (an atom has none: ""). */
+export function pathOf(nodes: readonly Item[]): Item[] {
+  return nodes.map((node) => (node instanceof XNode ? node.pointer() : ""));
+}
+
+/** fn:path() without an argument: the focus's. */
+export function pathOfFocus(focus: Item | undefined): Item[] {
+  return focus === undefined ? [] : pathOf([focus]);
+}
+
+/** fn:resolve-uri: documents are looked up by the href as written, as there is no base URI to resolve against. */
+export function resolveUri(href: readonly Item[]): Item[] {
+  return href.length === 0 ? [] : [textOf(href, "resolve-uri()")!];
+}
+
+export function docAvailable(href: string | undefined, scope: Scope): Item[] {
+  return bool(href !== undefined && scope.run.documentAvailable(href));
+}
+
+export function doc(href: string | undefined, scope: Scope): Item[] {
+  return href === undefined ? [] : [scope.run.document(href)];
+}
+
+export function resolveProfile(documents: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  for (const node of documents) {
+    if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
+    if (node.view.model === "catalog") out.push(node.view.root);
+    else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
   }
+  return out;
 }
 
 // Factories of the commonest leaves of generated code. Every closure one of them makes shares its code (and V8's
@@ -545,15 +536,15 @@ export function descendantStep(names: readonly string[]): Evaluator {
 }
 
 /** `@flag = literal(s)`, general comparison: false when the flag is absent. */
-export function flagIs(op: string, literals: readonly (string | number)[], flag: string): Evaluator {
-  return (focus) => bool(compareFlag(op, literals, flagValueOf(flag, focus)));
+export function flagIs(compare: Comparator, literals: readonly (string | number)[], flag: string): Evaluator {
+  return (focus) => bool(compareFlag(compare, literals, flagValueOf(flag, focus)));
 }
 
 /** `@flag eq literal`, value comparison: the empty sequence when the flag is absent. */
-export function flagValueIs(op: string, literals: readonly (string | number)[], flag: string): Evaluator {
+export function flagValueIs(compare: Comparator, literals: readonly (string | number)[], flag: string): Evaluator {
   return (focus) => {
     const value = flagValueOf(flag, focus);
-    return value === undefined ? EMPTY : bool(compareFlag(op, literals, value));
+    return value === undefined ? EMPTY : bool(compareFlag(compare, literals, value));
   };
 }
 

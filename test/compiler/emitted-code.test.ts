@@ -57,6 +57,7 @@ const PACK_EXAMPLES: Record<SourceConstraint["kind"], { context: string; lets?: 
     { context: "//component", constraint: { test: "exists(prop[@name = 'a']) or @type = 'x'" } },
     { context: "/system-security-plan", lets: [["parties", "metadata/party/@uuid"]], constraint: { test: "every $p in $parties satisfies $p = component/@uuid" } },
     { context: "//component", constraint: { test: "if (@type = 'x') then count(prop) ge 1 else true()" } },
+    { context: "//component", constraint: { test: "starts-with(@type, 'x') or substring(@uuid, 2) eq 'a'" } },
   ],
   "allowed-values": [{ context: "//component", constraint: { target: "@type", values: ["x", "y"], allowOther: false } }],
   matches: [{ context: "//component/prop", constraint: { target: "@value", patterns: ["[0-9]+"] } }],

@@ -11,6 +11,12 @@ import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf,
 
 const literal = (value: unknown) => JSON.stringify(value);
 
+/** The run time's comparator (runtime/packs/primitives.ts) of each comparison operator. */
+const COMPARATORS: Record<ComparisonOp | ValueComparisonOp, string> = {
+  "=": "equal", eq: "equal", "!=": "notEqual", ne: "notEqual", "<": "less", lt: "less", "<=": "lessOrEqual", le: "lessOrEqual",
+  ">": "greater", gt: "greater", ">=": "greaterOrEqual", ge: "greaterOrEqual",
+};
+
 /** JavaScript's operator for a comparison of two numbers. */
 const JS_COMPARISONS: Record<ComparisonOp | ValueComparisonOp, string> = {
   "=": "===", eq: "===", "!=": "!==", ne: "!==", "<": "<", lt: "<", "<=": "<=", le: "<=", ">": ">", gt: ">", ">=": ">=", ge: ">=",
@@ -79,7 +85,7 @@ export class ExpressionEmitter {
     if (comparison === undefined) return undefined;
     // A value comparison with an absent flag is the empty sequence; a general one is false.
     const factory = expr.type === "cmp" ? "flagIs" : "flagValueIs";
-    return `${factory}(${literal(comparison.op)}, ${this.declarations.constant(literal(comparison.literals))}, ${literal(comparison.flag)})`;
+    return `${factory}(${COMPARATORS[comparison.op]}, ${this.declarations.constant(literal(comparison.literals))}, ${literal(comparison.flag)})`;
   }
 
   /** The function evaluating an expression, its value memoised per focus node when it depends on nothing else. */
@@ -121,7 +127,7 @@ export class ExpressionEmitter {
         return `return normalize(concat(${expr.items.map((item) => this.value(item)).join(", ")}));`;
       case "and":
       case "or":
-        return `return bool(logical(${expr.type === "and"}, ${this.declarations.constant(`[${expr.items.map((item) => this.memoised(item)).join(", ")}]`)}, f, s));`;
+        return this.logical(expr.type === "and", expr.items);
       case "cmp":
       case "vcmp": {
         // `count(x) >= 1`: two numbers, whatever the kind of comparison; compared without sequences of them.
@@ -129,14 +135,18 @@ export class ExpressionEmitter {
         if (left.type === "call" && left.name === "count" && left.args.length === 1 && rightExpr.type === "literal" && typeof rightExpr.value === "number" && Number.isFinite(rightExpr.value)) {
           return `return bool(${this.size(left.args[0]!)} ${JS_COMPARISONS[expr.op]} ${rightExpr.value});`;
         }
-        const op = literal(expr.op);
-        if (expr.type === "vcmp") return `return compareValues(${op}, ${this.expr(expr.left)}, ${this.expr(expr.right)}, f, s);`;
+        const comparator = COMPARATORS[expr.op];
+        if (expr.type === "vcmp") {
+          // The left operand's atom first: an operand with several fails before the other is evaluated.
+          const what = literal(`"${expr.op}"`);
+          return `return compareValues(${comparator}, oneAtom(${this.value(expr.left)}, ${what}), oneAtom(${this.value(expr.right)}, ${what}));`;
+        }
         // An equality hashes a long side once per sequence: a side read from an ancestor is made one sequence per ancestor.
         const operand = (side: Expr) => this.value(expr.op === "=" ? ancestorScoped(side) : side);
         // `@name = expression`: the flag's value is read from the JSON, without its node.
         const leftFlag = bareFlagOf(expr.left);
-        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${op}, value, ${operand(expr.right)});`;
-        return `return compareGeneral(${op}, ${operand(expr.left)}, ${operand(expr.right)});`;
+        if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${comparator}, value, ${operand(expr.right)});`;
+        return `return compareGeneral(${comparator}, ${operand(expr.left)}, ${operand(expr.right)});`;
       }
       case "if":
         return `return effectiveBoolean(${this.value(expr.condition)}) ? ${this.value(expr.then)} : ${this.value(expr.else)};`;
@@ -146,8 +156,7 @@ export class ExpressionEmitter {
           const { some, within, other } = equality;
           return `return quantifiedEquality(${some}, ${this.expr(ancestorScoped(within))}, ${this.expr(other)}, f, s);`;
         }
-        const bindings = this.declarations.constant(`[${expr.bindings.map((binding) => `{ name: ${literal(binding.name)}, in: ${this.expr(binding.in)} }`).join(", ")}]`);
-        return `return bool(quantified(${expr.quantifier === "some"}, ${bindings}, 0, ${this.expr(expr.satisfies)}, f, s));`;
+        return this.quantified(expr.quantifier === "some", expr.bindings, expr.satisfies);
       }
       case "map":
         return `return mapEach(${this.value(expr.left)}, ${this.expr(expr.right)}, s);`;
@@ -156,6 +165,31 @@ export class ExpressionEmitter {
       case "call":
         return this.callBody(expr);
     }
+  }
+
+  /**
+   * and/or, operand by operand: the first that decides (false for and, true for or) is the value; an operand that cannot
+   * be evaluated does not matter when a later one decides, and is the outcome when none does.
+   */
+  private logical(and: boolean, items: readonly Expr[]): string {
+    const decides = and ? "!effectiveBoolean" : "effectiveBoolean";
+    const operands = items.map(
+      (item) => `try {\nif (${decides}(${this.memoised(item)}(f, s))) return ${and ? "FALSE" : "TRUE"};\n} catch (error) {\npending = firstNotEvaluated(error, pending);\n}`,
+    );
+    return ["var pending;", ...operands, "if (pending !== undefined) throw pending;", `return ${and ? "TRUE" : "FALSE"};`].join("\n");
+  }
+
+  /** some/every: a loop per binding, each binding's sequence evaluated in the scope of those before it. */
+  private quantified(some: boolean, bindings: readonly { name: string; in: Expr }[], satisfies: Expr): string {
+    const scope = (level: number) => (level === 0 ? "s" : `s${level}`);
+    const decides = some ? "effectiveBoolean" : "!effectiveBoolean";
+    let body = `if (${decides}(${this.expr(satisfies)}(f, ${scope(bindings.length)}))) return ${some ? "TRUE" : "FALSE"};`;
+    for (let level = bindings.length - 1; level >= 0; level--) {
+      const { name, in: within } = bindings[level]!;
+      const [items, i] = [`in${level}`, `i${level}`];
+      body = `var ${items} = ${this.expr(within)}(f, ${scope(level)});\nfor (var ${i} = 0; ${i} < ${items}.length; ${i}++) {\nvar ${scope(level + 1)} = ${scope(level)}.bind(${literal(name)}, [${items}[${i}]]);\n${body}\n}`;
+    }
+    return `${body}\nreturn ${some ? "FALSE" : "TRUE"};`;
   }
 
   /** The hot functions (tests of existence and counts) inlined; the others dispatch on their name when called. */
@@ -190,7 +224,34 @@ export class ExpressionEmitter {
       }
       return `return mergeMaps(${this.value(source)});`;
     }
-    return `return call(${literal(name)}, ${this.declarations.constant(`[${args.map((arg) => this.expr(arg)).join(", ")}]`)}, f, s);`;
+    return `return ${this.functionCall(name, args)};`;
+  }
+
+  /** A call of the run time's helper for a Metapath function the code does not inline, its arguments evaluated in order. */
+  private functionCall(name: string, args: readonly Expr[]): string {
+    /** A string argument: its one atom as a string, undefined when the sequence is empty or the argument absent. */
+    const text = (at: number) => (args[at] === undefined ? "undefined" : `textOf(${this.value(args[at])}, ${literal(`${name}()`)})`);
+    switch (name) {
+      case "starts-with":
+        return `startsWith(${text(0)}, ${text(1)})`;
+      case "substring":
+        return args.length > 2 ? `substringOfLength(${text(0)}, ${text(1)}, ${text(2)})` : `substring(${text(0)}, ${text(1)})`;
+      case "substring-after":
+        return `substringAfter(${text(0)}, ${text(1)})`;
+      case "current-dateTime":
+        return "currentDateTime(s)";
+      case "path":
+        return args.length > 0 ? `pathOf(${this.value(args[0]!)})` : "pathOfFocus(f)";
+      case "resolve-uri":
+        return args.length > 0 ? `resolveUri(${this.value(args[0]!)})` : "[]";
+      case "doc-available":
+        return `docAvailable(${text(0)}, s)`;
+      case "doc":
+        return `doc(${text(0)}, s)`;
+      case "resolve-profile":
+        if (args.length > 0) return `resolveProfile(${this.value(args[0]!)})`;
+    }
+    throw new Error(`unsupported Metapath function ${name}() with ${args.length} argument(s)`);
   }
 
   /** The length of a sequence; children by name (count(x), exists(x)) are counted in the JSON without their nodes. */

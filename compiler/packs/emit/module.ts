@@ -47,11 +47,14 @@ export interface SourcePack {
  * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "call", "childStep", "childrenStep", "compareFlagWith",
-  "compareGeneral", "compareValues", "concat", "countOf", "descendantStep", "descendantsStep", "effectiveBoolean", "flagIs",
-  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "joinKeys", "keyPart", "literalValue", "logical", "lookupAll", "mapEach",
-  "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps", "messagePart", "normalize", "parentStep", "path", "quantified",
-  "quantifiedEquality", "rootStep", "selfStep", "valueIn", "valueMatches", "valueNotAllowed", "variable",
+  "ChildNames", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep", "compareFlagWith",
+  "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep", "descendantsStep",
+  "doc", "docAvailable", "effectiveBoolean", "equal", "firstNotEvaluated", "flagIs", "flagStep", "flagValueIs",
+  "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less", "lessOrEqual",
+  "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps", "messagePart",
+  "normalize", "notEqual", "oneAtom", "parentStep", "path", "pathOf", "pathOfFocus", "quantifiedEquality",
+  "resolveProfile", "resolveUri", "rootStep", "selfStep", "startsWith", "substring", "substringAfter",
+  "substringOfLength", "textOf", "valueIn", "valueMatches", "valueNotAllowed", "variable",
 ] as const;
 
 const UNDEFINED = Code.verbatim("undefined");

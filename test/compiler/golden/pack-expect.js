@@ -1,9 +1,9 @@
 // golden: expect
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, path, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k4 = ["a"];
-var e3 = flagIs("=", k4, "name");
+var e3 = flagIs(equal, k4, "name");
 var k5 = new ChildNames(["prop"]);
 var k6 = childStep(k5);
 var e2 = path(false, false, [{ step: k6, ordered: true, predicates: [{ evaluate: e3, join: null }] }]);
@@ -12,82 +12,135 @@ return bool(e2(f, s).length > 0);
 }
 var m7 = memo(e1);
 var k9 = ["x"];
-var e8 = flagIs("=", k9, "type");
-var k10 = [m7, e8];
+var e8 = flagIs(equal, k9, "type");
 function e0(f, s) {
-return bool(logical(false, k10, f, s));
+var pending;
+try {
+if (effectiveBoolean(m7(f, s))) return TRUE;
+} catch (error) {
+pending = firstNotEvaluated(error, pending);
 }
-function check11(R, node, s) {
+try {
+if (effectiveBoolean(e8(f, s))) return TRUE;
+} catch (error) {
+pending = firstNotEvaluated(error, pending);
+}
+if (pending !== undefined) throw pending;
+return FALSE;
+}
+function check10(R, node, s) {
 try {
 if (effectiveBoolean(e0(node, s))) R.pass(0); else R.fail(0, "expect", node, node, s, undefined);
 } catch (error) {
 R.notEvaluated(0, node, node, error);
 }
 }
-var k13 = new ChildNames(["metadata"]);
-var k14 = childStep(k13);
-var k15 = new ChildNames(["party"]);
-var k16 = childStep(k15);
-var k17 = flagStep("uuid");
-var e12 = path(false, false, [{ step: k14, ordered: true, predicates: [] }, { step: k16, ordered: true, predicates: [] }, { step: k17, ordered: true, predicates: [] }]);
-var e19 = variable("parties");
-var k20 = [{ name: "p", in: e19 }];
-var k23 = new ChildNames(["component"]);
-var k24 = childStep(k23);
-var e22 = path(false, false, [{ step: k24, ordered: true, predicates: [] }, { step: k17, ordered: true, predicates: [] }]);
-function e21(f, s) {
-return compareGeneral("=", s.lookup("p"), e22(f, s));
-}
+var k12 = new ChildNames(["metadata"]);
+var k13 = childStep(k12);
+var k14 = new ChildNames(["party"]);
+var k15 = childStep(k14);
+var k16 = flagStep("uuid");
+var e11 = path(false, false, [{ step: k13, ordered: true, predicates: [] }, { step: k15, ordered: true, predicates: [] }, { step: k16, ordered: true, predicates: [] }]);
+var k20 = new ChildNames(["component"]);
+var k21 = childStep(k20);
+var e19 = path(false, false, [{ step: k21, ordered: true, predicates: [] }, { step: k16, ordered: true, predicates: [] }]);
 function e18(f, s) {
-return bool(quantified(false, k20, 0, e21, f, s));
+return compareGeneral(equal, s.lookup("p"), e19(f, s));
 }
-function check25(R, node, s) {
+var e22 = variable("parties");
+function e17(f, s) {
+var in0 = e22(f, s);
+for (var i0 = 0; i0 < in0.length; i0++) {
+var s1 = s.bind("p", [in0[i0]]);
+if (!effectiveBoolean(e18(f, s1))) return FALSE;
+}
+return TRUE;
+}
+function check23(R, node, s) {
 var failure = s.failureOf("parties");
 if (failure !== undefined) {
 R.notEvaluated(1, node, node, failure);
 return;
 }
 try {
-if (effectiveBoolean(e18(node, s))) R.pass(1); else R.fail(1, "expect", node, node, s, undefined);
+if (effectiveBoolean(e17(node, s))) R.pass(1); else R.fail(1, "expect", node, node, s, undefined);
 } catch (error) {
 R.notEvaluated(1, node, node, error);
 }
 }
-function e27(f, s) {
+function e25(f, s) {
 return bool((f instanceof XNode ? f.countChildrenNamed(k5) : 0) >= 1);
 }
-function e28(f, s) {
+function e26(f, s) {
 return TRUE;
 }
-function e26(f, s) {
-return effectiveBoolean(e8(f, s)) ? e27(f, s) : e28(f, s);
+function e24(f, s) {
+return effectiveBoolean(e8(f, s)) ? e25(f, s) : e26(f, s);
 }
-function check29(R, node, s) {
+function check27(R, node, s) {
 try {
-if (effectiveBoolean(e26(node, s))) R.pass(2); else R.fail(2, "expect", node, node, s, undefined);
+if (effectiveBoolean(e24(node, s))) R.pass(2); else R.fail(2, "expect", node, node, s, undefined);
 } catch (error) {
 R.notEvaluated(2, node, node, error);
 }
 }
-function w31(node, sites, wanted, live) {
+var k31 = flagStep("type");
+var e30 = path(false, false, [{ step: k31, ordered: true, predicates: [] }]);
+function e29(f, s) {
+return startsWith(textOf(e30(f, s), "starts-with()"), textOf(k9, "starts-with()"));
+}
+var m32 = memo(e29);
+var e35 = path(false, false, [{ step: k16, ordered: true, predicates: [] }]);
+var k36 = [2];
+function e34(f, s) {
+return substring(textOf(e35(f, s), "substring()"), textOf(k36, "substring()"));
+}
+function e33(f, s) {
+return compareValues(equal, oneAtom(e34(f, s), "\"eq\""), oneAtom(k4, "\"eq\""));
+}
+var m37 = memo(e33);
+function e28(f, s) {
+var pending;
+try {
+if (effectiveBoolean(m32(f, s))) return TRUE;
+} catch (error) {
+pending = firstNotEvaluated(error, pending);
+}
+try {
+if (effectiveBoolean(m37(f, s))) return TRUE;
+} catch (error) {
+pending = firstNotEvaluated(error, pending);
+}
+if (pending !== undefined) throw pending;
+return FALSE;
+}
+function check38(R, node, s) {
+try {
+if (effectiveBoolean(e28(node, s))) R.pass(3); else R.fail(3, "expect", node, node, s, undefined);
+} catch (error) {
+R.notEvaluated(3, node, node, error);
+}
+}
+function w40(node, sites, wanted, live) {
 if (wanted[0]) sites[0].push(node);
 if (wanted[2]) sites[2].push(node);
+if (wanted[3]) sites[3].push(node);
 }
-function w30(node, sites, wanted, live) {
+function w39(node, sites, wanted, live) {
 let nodes;
 if (wanted[1]) sites[1].push(node);
 if (live[1]) {
 nodes = node.instanceAt(1);
-for (let j = 0; j < nodes.length; j++) w31(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w40(nodes[j], sites, wanted, live);
 }
 }
-function walk32(document, sites, wanted, live) {
+function walk41(document, sites, wanted, live) {
 let nodes;
 switch (document.view.model) {
 case "system-security-plan":
 if (live[0]) {
 nodes = document.instanceAt(0);
-for (let j = 0; j < nodes.length; j++) w30(nodes[j], sites, wanted, live);
+for (let j = 0; j < nodes.length; j++) w39(nodes[j], sites, wanted, live);
 }
 break;
 }
@@ -97,20 +150,23 @@ name: "golden",
 definitions: [["a",[["uuid","uuid"]],[["metadata","metadata",1],["component","components",2]]],["a",[],[["party","parties",3]]],["a",[["uuid","uuid"],["type","type"]],[["prop","props",4]]],["a",[["uuid","uuid"]],[]],["a",[["name","name"],["value","value"]],[]]],
 roots: {"system-security-plan":0},
 namesBelow: [["metadata","component","party","prop"],["party"],["prop"],[],[]],
-rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"expect","description":"rule 0","models":["system-security-plan"]},{"id":"TST-001.a","constraintId":"c1","severity":"error","keyword":"expect","description":"rule 1","models":["system-security-plan"]},{"id":"TST-002.a","constraintId":"c2","severity":"error","keyword":"expect","description":"rule 2","models":["system-security-plan"]}],
+rules: [{"id":"TST-000.a","constraintId":"c0","severity":"error","keyword":"expect","description":"rule 0","models":["system-security-plan"]},{"id":"TST-001.a","constraintId":"c1","severity":"error","keyword":"expect","description":"rule 1","models":["system-security-plan"]},{"id":"TST-002.a","constraintId":"c2","severity":"error","keyword":"expect","description":"rule 2","models":["system-security-plan"]},{"id":"TST-003.a","constraintId":"c3","severity":"error","keyword":"expect","description":"rule 3","models":["system-security-plan"]}],
 contexts: [
 { targets: undefined, lets: [], constraints: [
-{ rule: 0, index: undefined, searches: undefined, check: check11, addKeys: undefined }
+{ rule: 0, index: undefined, searches: undefined, check: check10, addKeys: undefined }
 ] },
-{ targets: undefined, lets: [{ name: "parties", value: e12 }], constraints: [
-{ rule: 1, index: undefined, searches: undefined, check: check25, addKeys: undefined }
+{ targets: undefined, lets: [{ name: "parties", value: e11 }], constraints: [
+{ rule: 1, index: undefined, searches: undefined, check: check23, addKeys: undefined }
 ] },
 { targets: undefined, lets: [], constraints: [
-{ rule: 2, index: undefined, searches: undefined, check: check29, addKeys: undefined }
+{ rule: 2, index: undefined, searches: undefined, check: check27, addKeys: undefined }
+] },
+{ targets: undefined, lets: [], constraints: [
+{ rule: 3, index: undefined, searches: undefined, check: check38, addKeys: undefined }
 ] }
 ],
 searches: [],
-walk: walk32,
-walkSlots: [[0,1,2],[0,2]],
+walk: walk41,
+walkSlots: [[0,1,2,3],[0,2,3]],
 };
 };

@@ -1,7 +1,7 @@
 // golden: matches
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, call, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, descendantStep, descendantsStep, effectiveBoolean, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, joinKeys, keyPart, literalValue, logical, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, parentStep, path, quantified, quantifiedEquality, rootStep, selfStep, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, path, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k0 = [/^(?:[0-9]+)$/u];
 var k2 = flagStep("value");
 var e1 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
