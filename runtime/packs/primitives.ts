@@ -20,7 +20,7 @@ export type Atom = string | number | boolean | Date;
 
 export const TRUE: Item[] = [true];
 export const FALSE: Item[] = [false];
-const EMPTY: Item[] = [];
+export const EMPTY: Item[] = [];
 export const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
 /** Counts are mostly small: their sequences are shared too. */
 const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
@@ -266,7 +266,7 @@ export function concat(...sequences: (readonly Item[])[]): Item[] {
 }
 
 /** A step taken from each of several items: their results in order (document order, deduped, unless `ordered`). */
-function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
+export function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
   const next: Item[] = [];
   for (const item of items) appendAll(next, step(item, scope));
   // Children and flags of distinct nodes in document order are distinct and in document order already.
@@ -312,7 +312,7 @@ export interface FlagJoin {
 }
 
 /** A predicate that reads a variable, applied on every evaluation; through its join when it has one and it pays. */
-function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
+export function filterOrJoin(items: readonly Item[], predicate: Evaluator, flagJoin: FlagJoin | null, scope: Scope): Item[] {
   const joined = flagJoin !== null && items.length >= HASH_AT_LEAST ? join(items, flagJoin, scope) : undefined;
   return joined ?? filter(items, predicate, scope);
 }
@@ -555,37 +555,6 @@ export function variable(name: string): Evaluator {
 export function literalValue(value: string | number): Evaluator {
   const sequence: Item[] = [value];
   return () => sequence;
-}
-
-/** A step of a path: its function, whether its items come out in document order, and the predicates applied after it. */
-export interface PathStep {
-  step: Evaluator;
-  ordered: boolean;
-  /** Predicates that read a variable, applied on every evaluation (through their join when it pays). */
-  predicates: readonly { evaluate: Evaluator; join: FlagJoin | null }[];
-}
-
-/**
- * A path: from the focus, or from the document node for `//`; `.` (`focus`: the commonest target) gives the focus
- * itself. The first step is taken from the start item itself: no sequence of it is made (most nodes never need one).
- */
-export function path(focus: boolean, fromRoot: boolean, steps: readonly PathStep[]): Evaluator {
-  return (f, s) => {
-    if (focus && f instanceof XNode) return f.alone();
-    let start = f;
-    if (fromRoot) {
-      if (!(f instanceof XNode)) throw new Error("// needs a node as context");
-      start = f.view.root;
-    }
-    if (start === undefined) return EMPTY;
-    let items: Item[] = EMPTY;
-    for (let i = 0; i < steps.length; i++) {
-      const { step, ordered, predicates } = steps[i]!;
-      items = i === 0 ? step(start, s) : items.length === 1 ? step(items[0], s) : stepEach(items, step, s, ordered);
-      for (let p = 0; p < predicates.length; p++) items = filterOrJoin(items, predicates[p]!.evaluate, predicates[p]!.join, s);
-    }
-    return items;
-  };
 }
 
 // What a constraint's check function calls on its targets (compiler/packs/emit/kinds.ts).

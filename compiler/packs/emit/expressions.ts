@@ -1,10 +1,10 @@
 // Metapath syntax trees → JavaScript functions `(focus, scope) => items` over the pack primitives
 // (runtime/packs/primitives.ts). Each distinct expression, step and memoised predicate is declared once for all written
-// alike: a generated function, or for the commonest leaves (paths, steps, memoised predicates, variables, literals, flag
-// comparisons) a closure of a primitive, whose optimised code all closures of that primitive share. A memoised closure
-// is also the key of its values on a node, so constraints repeating a predicate evaluate it once per node. A `//x`
-// search is kept on its node under its names' constant, also one for all written alike (the walk stores the document
-// node's searches under the same constants).
+// alike: a generated function (paths step by step, and/or, quantifiers, function calls), or for the commonest leaves
+// (steps, memoised predicates, variables, literals, flag comparisons) a closure of a primitive, whose optimised code
+// all closures of that primitive share. A memoised closure is also the key of its values on a node, so constraints
+// repeating a predicate evaluate it once per node. A `//x` search is kept on its node under its names' constant, also
+// one for all written alike (the walk stores the document node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 import type { DefinitionRow } from "../program-interface.js";
 import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
@@ -76,9 +76,8 @@ export class ExpressionEmitter {
     });
   }
 
-  /** A path, a literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
+  /** A literal, a variable or a flag comparison: a closure made by a primitive, sharing its code with all alike. */
   private leaf(expr: Expr): string | undefined {
-    if (expr.type === "path") return this.path(expr);
     if (expr.type === "literal") return `literalValue(${literal(expr.value)})`;
     if (expr.type === "var") return `variable(${literal(expr.name)})`;
     const comparison = expr.type === "cmp" || expr.type === "vcmp" ? flagComparisonOf(expr) : undefined;
@@ -119,8 +118,9 @@ export class ExpressionEmitter {
     switch (expr.type) {
       case "literal":
       case "var":
-      case "path":
         throw new Error(`a ${expr.type} is a leaf`);
+      case "path":
+        return this.path(expr);
       case "sequence":
         return `return concat(${expr.items.map((item) => this.value(item)).join(", ")});`;
       case "union":
@@ -265,22 +265,35 @@ export class ExpressionEmitter {
     return this.declarations.constant(`new ChildNames(${literal(names)})`);
   }
 
-  /** A path: its steps, each with its predicates that read variables (the others are memoised with the step). */
+  /**
+   * The body of a path's function: its steps one after the other, each followed by its predicates that read variables
+   * (the others are memoised with the step). The first step is taken from the start item itself: no sequence of it is
+   * made (most nodes never need one); `.` gives its focus node itself.
+   */
   private path(expr: PathExpr): string {
+    const lines: string[] = [];
+    if (isFocus(expr)) lines.push("if (f instanceof XNode) return f.alone();");
+    let start = "f";
+    if (expr.rootDescendant) {
+      lines.push('if (!(f instanceof XNode)) throw new Error("// needs a node as context");');
+      start = "f.view.root";
+    } else lines.push("if (f === undefined) return EMPTY;");
+    if (expr.steps.length === 0) return [...lines, "return EMPTY;"].join("\n");
     // Whether the items so far are "flat": none is an ancestor of another. Children of flat nodes in document order
     // come out in document order; children of nested ones (`//group/control`) must be put in order.
     let flat = true;
-    const steps = expr.steps.map((step) => {
+    expr.steps.forEach((step, i) => {
       const ordered = step.axis === "flag" || (step.axis === "child" && flat);
       flat = this.flatAfter(step, flat);
-      const predicates = planOf(step).impure.map((predicate) => {
+      const taken = this.step(step);
+      lines.push(i === 0 ? `var items = ${taken}(${start}, s);` : `items = items.length === 1 ? ${taken}(items[0], s) : stepEach(items, ${taken}, s, ${ordered});`);
+      for (const predicate of planOf(step).impure) {
         const join = flagJoinOf(predicate);
         const joinConstant = join === undefined ? "null" : this.declarations.constant(`{ flag: ${literal(join.flag)}, values: ${this.expr(join.values)} }`);
-        return `{ evaluate: ${this.memoised(predicate)}, join: ${joinConstant} }`;
-      });
-      return `{ step: ${this.step(step)}, ordered: ${ordered}, predicates: [${predicates.join(", ")}] }`;
+        lines.push(`items = filterOrJoin(items, ${this.memoised(predicate)}, ${joinConstant}, s);`);
+      }
     });
-    return `path(${isFocus(expr)}, ${expr.rootDescendant}, [${steps.join(", ")}])`;
+    return [...lines, "return items;"].join("\n");
   }
 
   /** Whether a step's items are flat, given whether its input was (flags, the root: always; a variable: never known). */

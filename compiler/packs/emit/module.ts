@@ -47,13 +47,13 @@ export interface SourcePack {
  * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep", "compareFlagWith",
-  "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep", "descendantsStep",
-  "doc", "docAvailable", "effectiveBoolean", "equal", "firstNotEvaluated", "flagIs", "flagStep", "flagValueIs",
-  "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less", "lessOrEqual",
-  "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps", "messagePart",
-  "normalize", "notEqual", "oneAtom", "parentStep", "path", "pathOf", "pathOfFocus", "quantifiedEquality",
-  "resolveProfile", "resolveUri", "rootStep", "selfStep", "startsWith", "substring", "substringAfter",
+  "ChildNames", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
+  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep",
+  "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
+  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less",
+  "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
+  "messagePart", "normalize", "notEqual", "oneAtom", "parentStep", "pathOf", "pathOfFocus", "quantifiedEquality",
+  "resolveProfile", "resolveUri", "rootStep", "selfStep", "startsWith", "stepEach", "substring", "substringAfter",
   "substringOfLength", "textOf", "valueIn", "valueMatches", "valueNotAllowed", "variable",
 ] as const;
 

@@ -1,13 +1,17 @@
 // golden: allowed-values
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, path, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var { ChildNames, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k0 = new Set(["x","y"]);
 function msg1(t, s) {
 return valueNotAllowed(t, k0, ". rule 0");
 }
 var k3 = flagStep("type");
-var e2 = path(false, false, [{ step: k3, ordered: true, predicates: [] }]);
+function e2(f, s) {
+if (f === undefined) return EMPTY;
+var items = k3(f, s);
+return items;
+}
 function check4(R, node, s) {
 var targets;
 try {

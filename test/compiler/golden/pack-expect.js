@@ -1,12 +1,17 @@
 // golden: expect
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, path, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
-var k4 = ["a"];
-var e3 = flagIs(equal, k4, "name");
-var k5 = new ChildNames(["prop"]);
-var k6 = childStep(k5);
-var e2 = path(false, false, [{ step: k6, ordered: true, predicates: [{ evaluate: e3, join: null }] }]);
+var { ChildNames, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var k3 = new ChildNames(["prop"]);
+var k4 = childStep(k3);
+var k6 = ["a"];
+var e5 = flagIs(equal, k6, "name");
+function e2(f, s) {
+if (f === undefined) return EMPTY;
+var items = k4(f, s);
+items = filterOrJoin(items, e5, null, s);
+return items;
+}
 function e1(f, s) {
 return bool(e2(f, s).length > 0);
 }
@@ -40,10 +45,21 @@ var k13 = childStep(k12);
 var k14 = new ChildNames(["party"]);
 var k15 = childStep(k14);
 var k16 = flagStep("uuid");
-var e11 = path(false, false, [{ step: k13, ordered: true, predicates: [] }, { step: k15, ordered: true, predicates: [] }, { step: k16, ordered: true, predicates: [] }]);
+function e11(f, s) {
+if (f === undefined) return EMPTY;
+var items = k13(f, s);
+items = items.length === 1 ? k15(items[0], s) : stepEach(items, k15, s, true);
+items = items.length === 1 ? k16(items[0], s) : stepEach(items, k16, s, true);
+return items;
+}
 var k20 = new ChildNames(["component"]);
 var k21 = childStep(k20);
-var e19 = path(false, false, [{ step: k21, ordered: true, predicates: [] }, { step: k16, ordered: true, predicates: [] }]);
+function e19(f, s) {
+if (f === undefined) return EMPTY;
+var items = k21(f, s);
+items = items.length === 1 ? k16(items[0], s) : stepEach(items, k16, s, true);
+return items;
+}
 function e18(f, s) {
 return compareGeneral(equal, s.lookup("p"), e19(f, s));
 }
@@ -69,7 +85,7 @@ R.notEvaluated(1, node, node, error);
 }
 }
 function e25(f, s) {
-return bool((f instanceof XNode ? f.countChildrenNamed(k5) : 0) >= 1);
+return bool((f instanceof XNode ? f.countChildrenNamed(k3) : 0) >= 1);
 }
 function e26(f, s) {
 return TRUE;
@@ -85,18 +101,26 @@ R.notEvaluated(2, node, node, error);
 }
 }
 var k31 = flagStep("type");
-var e30 = path(false, false, [{ step: k31, ordered: true, predicates: [] }]);
+function e30(f, s) {
+if (f === undefined) return EMPTY;
+var items = k31(f, s);
+return items;
+}
 function e29(f, s) {
 return startsWith(textOf(e30(f, s), "starts-with()"), textOf(k9, "starts-with()"));
 }
 var m32 = memo(e29);
-var e35 = path(false, false, [{ step: k16, ordered: true, predicates: [] }]);
+function e35(f, s) {
+if (f === undefined) return EMPTY;
+var items = k16(f, s);
+return items;
+}
 var k36 = [2];
 function e34(f, s) {
 return substring(textOf(e35(f, s), "substring()"), textOf(k36, "substring()"));
 }
 function e33(f, s) {
-return compareValues(equal, oneAtom(e34(f, s), "\"eq\""), oneAtom(k4, "\"eq\""));
+return compareValues(equal, oneAtom(e34(f, s), "\"eq\""), oneAtom(k6, "\"eq\""));
 }
 var m37 = memo(e33);
 function e28(f, s) {

@@ -1,10 +1,14 @@
 // golden: index-has-key
 "use strict";
 module.exports = function program(primitives) {
-var { ChildNames, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, path, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
+var { ChildNames, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = primitives;
 var k1 = new ChildNames(["party"]);
 var k2 = childStep(k1);
-var e0 = path(false, false, [{ step: k2, ordered: true, predicates: [] }]);
+function e0(f, s) {
+if (f === undefined) return EMPTY;
+var items = k2(f, s);
+return items;
+}
 function key3(t, s) {
 return keyPart(flagValueOf("uuid", t), undefined);
 }
@@ -15,11 +19,16 @@ for (var i = 0; i < targets.length; i++) addKey(index, key3(targets[i], s), targ
 function key5(t, s) {
 return keyPart(flagValueOf("value", t), undefined);
 }
-var k8 = ["party"];
-var e7 = flagIs(equal, k8, "name");
-var k9 = new ChildNames(["prop"]);
-var k10 = childStep(k9);
-var e6 = path(false, false, [{ step: k10, ordered: true, predicates: [{ evaluate: e7, join: null }] }]);
+var k7 = new ChildNames(["prop"]);
+var k8 = childStep(k7);
+var k10 = ["party"];
+var e9 = flagIs(equal, k10, "name");
+function e6(f, s) {
+if (f === undefined) return EMPTY;
+var items = k8(f, s);
+items = filterOrJoin(items, e9, null, s);
+return items;
+}
 function check11(R, node, s) {
 var targets;
 try {
