@@ -308,6 +308,15 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
   };
 }
 
+/**
+ * A pattern the module will hold as a full-match regular expression literal: one JavaScript does not accept leaves its
+ * constraint uncompiled (listed with the reason) rather than failing the build where the literal is written.
+ */
+function fullMatchPattern(pattern: string): string {
+  new RegExp(`^(?:${pattern})$`, "u");
+  return pattern;
+}
+
 function compileConstraint(c: FileConstraint): SourceConstraint {
   const compiled: SourceConstraint = { rule: -1, kind: c.kind, target: parseMetapath(c.target) };
   switch (c.kind) {
@@ -322,7 +331,7 @@ function compileConstraint(c: FileConstraint): SourceConstraint {
     case "matches": {
       compiled.patterns = [c.regex, c.datatype === undefined ? undefined : datatypePattern(c.datatype)].filter((p) => p !== undefined);
       if (compiled.patterns.length === 0) throw new Error("a matches constraint needs a regex or a datatype");
-      for (const pattern of compiled.patterns) new RegExp(`^(?:${pattern})$`, "u");
+      compiled.patterns.forEach(fullMatchPattern);
       break;
     }
     case "index":
@@ -333,7 +342,7 @@ function compileConstraint(c: FileConstraint): SourceConstraint {
       break;
   }
   if (c.keyFields.length > 0) {
-    compiled.keys = c.keyFields.map((k) => (k.pattern === undefined ? { target: parseMetapath(k.target) } : { target: parseMetapath(k.target), pattern: k.pattern }));
+    compiled.keys = c.keyFields.map((k) => (k.pattern === undefined ? { target: parseMetapath(k.target) } : { target: parseMetapath(k.target), pattern: fullMatchPattern(k.pattern) }));
   }
   if (c.message !== undefined) compiled.message = messageTemplate(c.message);
   return compiled;
