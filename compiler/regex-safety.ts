@@ -15,10 +15,19 @@ export interface EmittedPattern {
 
 /**
  * The automaton checker decides exactly (no fuzzing, so no randomness) for patterns of the size OSCAL uses; a pattern
- * too large for it falls back to seeded fuzzing, which is deterministic given the seed. The timeout only guards the
- * build against a pathological pattern: an undecided pattern fails the build like a super-linear one.
+ * too large for it (ajv-formats' URI) falls back to seeded fuzzing. The fuzzer's phases are bounded by steps alone:
+ * their default time limits made a linear pattern look super-linear on a busy machine, where matching takes longer.
+ * The overall timeout only guards the build against a pathological pattern (an undecided pattern fails the build like
+ * a super-linear one), with room for a machine several times slower than a quiet one (the URI pattern: about 2 s).
  */
-const RECHECK_PARAMETERS: RecheckParameters = { checker: "auto", randomSeed: 0, timeout: 30_000 };
+const RECHECK_PARAMETERS: RecheckParameters = {
+  checker: "auto",
+  randomSeed: 0,
+  attackTimeout: null,
+  incubationTimeout: null,
+  seedingTimeout: null,
+  timeout: 120_000,
+};
 
 /** Every regular expression literal and every `RegExp(...)` construction in a JavaScript module's text. */
 export function patternsInCode(code: string, origin: string): EmittedPattern[] {

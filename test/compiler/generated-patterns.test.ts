@@ -1,8 +1,7 @@
 // Every regular expression the generated validators and semantic layer run, read back from generated/ and proved
 // linear-time again. The build has made this proof already (it writes no manifest otherwise), so this run, about half a
 // minute of one core, adds nothing to `make test` and is part of `make test-long`: it guards against a generated/ not
-// written by the build. recheck's analysis of a pattern stops after 30 s of wall time, so a machine busy enough can
-// fail it.
+// written by the build.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
