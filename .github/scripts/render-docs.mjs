@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { errorsPage, rulesPage } from "../../dist/runtime/http/docs.js";
-import { PATHS } from "../../dist/runtime/http/api-definition.js";
+import { PATHS } from "../../dist/runtime/api/definition.js";
 
 const [outDir, baseUrl] = process.argv.slice(2);
 if (outDir === undefined || baseUrl === undefined) {

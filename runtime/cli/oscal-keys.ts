@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { createApiKey, KEY_ID_PATTERN } from "../access/api-keys.js";
 import { createKeyStore } from "../access/create-access.js";
 import type { KeyStore } from "../access/contracts.js";
-import { keyStoreSettings } from "../http/config.js";
+import { keyStoreSettings } from "../access/key-store-settings.js";
 import { versionLine } from "../package-info.js";
 
 /** Where the key file is when KEYS_FILE is not set, as the service reads it (runtime/http/config.ts). */

@@ -6,7 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ValidationIssue } from "../core/report.js";
 import { RULE_CATALOG, SCHEMA_RULE_IDS_ANCHOR, type RuleCatalogEntry } from "../core/rule-catalog.js";
-import { PATHS } from "../http/api-definition.js";
+import { PATHS } from "../api/definition.js";
 import { MANIFEST_SHA256, OSCAL_RELEASE, PACKAGE_VERSION } from "../package-info.js";
 import { ERR_UNREADABLE_INPUT, STDIN, type FileOutcome } from "./file-outcome.js";
 import { EXIT_USAGE, omittedCount } from "./verdict.js";

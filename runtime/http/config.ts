@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { RateLimits } from "../access/access-control.js";
+import { readKeyStoreSettings, type KeyStoreSettings } from "../access/key-store-settings.js";
+import { SettingsReader } from "../settings-reader.js";
 import { checkLibrary, LIBRARY_INDEX, type LibrarySettings } from "../resolve/library.js";
 
 export type Transport = "uws" | "node";
@@ -97,8 +99,6 @@ export const SETTINGS_DOC: readonly { name: string; default: string; meaning: st
   { name: "DOCUMENT_LIBRARY_MAX_DOCUMENTS", default: "1000", meaning: "Most files the document library's directory may hold; more stops the start-up." },
 ];
 
-export class ConfigError extends Error {}
-
 /** Descriptors kept for everything but client connections: workers, Redis, the key file, the metrics listener. */
 const RESERVED_DESCRIPTORS = 256;
 
@@ -112,51 +112,6 @@ function defaultMaxConnections(): number {
     // Not Linux: keep the conservative default.
   }
   return Math.max(64, limit - RESERVED_DESCRIPTORS);
-}
-
-/** Reads settings from `env`, collecting every problem so that one message can list them all. */
-class SettingsReader {
-  readonly problems: string[] = [];
-  constructor(readonly env: NodeJS.ProcessEnv) {}
-
-  integer(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-    const raw = this.env[name];
-    if (raw === undefined || raw.trim() === "") return fallback;
-    const value = Number(raw.trim());
-    if (!Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${name}=${JSON.stringify(raw)}: expected an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return value;
-  }
-
-  throwIfProblems(): void {
-    if (this.problems.length > 0) throw new ConfigError(`Invalid settings:\n  ${this.problems.join("\n  ")}`);
-  }
-}
-
-export interface KeyStoreSettings {
-  keysFile: string;
-  redisUrl: string | undefined;
-  redisTimeoutMs: number;
-}
-
-function readKeyStoreSettings(reader: SettingsReader, defaultRedisTimeoutMs: number): KeyStoreSettings {
-  const redisUrl = reader.env.REDIS_URL?.trim() || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) reader.problems.push("REDIS_URL: expected a redis:// or rediss:// URL");
-  return {
-    keysFile: resolve(reader.env.KEYS_FILE ?? "./.data/keys.json"),
-    redisUrl,
-    redisTimeoutMs: reader.integer("REDIS_TIMEOUT_MS", defaultRedisTimeoutMs, 1, 60_000),
-  };
-}
-
-/** Where API keys live, for `oscal-keys`: the same settings the service reads. */
-export function keyStoreSettings(env: NodeJS.ProcessEnv, defaultRedisTimeoutMs: number): KeyStoreSettings {
-  const reader = new SettingsReader(env);
-  const settings = readKeyStoreSettings(reader, defaultRedisTimeoutMs);
-  reader.throwIfProblems();
-  return settings;
 }
 
 function readDocumentLibrary(reader: SettingsReader): LibrarySettings | undefined {

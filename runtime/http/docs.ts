@@ -9,7 +9,7 @@ import { validateBytes, VALIDATOR_RELEASE } from "../core/validate.js";
 import {
   API_KEY_PREFIX, CORS_ALLOWED_HEADERS, EXPOSED_HEADERS, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, SCHEMAS,
   SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_PARAMETERS, type ProblemDefinition,
-} from "./api-definition.js";
+} from "../api/definition.js";
 
 export interface PublishedLimits {
   maxBodyBytes: number;

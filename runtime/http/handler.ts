@@ -11,7 +11,7 @@ import type { AccessControl, AccessDecision } from "../access/access-control.js"
 import type { RateDecision } from "../access/contracts.js";
 import type { ValidateOptions } from "../core/validate.js";
 import type { ResolutionFailure } from "../resolve/index.js";
-import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "./api-definition.js";
+import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "../api/definition.js";
 import { BodyReader, MemoryBudget, type BodyLimits } from "./body-reader.js";
 import { describeError, log } from "./log.js";
 import { checkContentType, clientAddress, framingProblem, parseContentEncoding, parseResolveQuery, parseValidateQuery } from "./request-checks.js";

@@ -1,6 +1,7 @@
 // Entry point of the HTTP service (`npm start`): settings from the environment, start, and graceful shutdown on
 // SIGTERM/SIGINT (exit 0 once in-flight requests are answered).
-import { ConfigError, loadConfig } from "./config.js";
+import { ConfigError } from "../settings-reader.js";
+import { loadConfig } from "./config.js";
 import { describeError, log } from "./log.js";
 import { startService } from "./server.js";
 

@@ -3,7 +3,7 @@ import { VALIDATOR_RELEASE } from "../core/validate.js";
 import {
   API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, PROBLEMS, PROBLEM_CODES, RATE_LIMIT_HEADERS, READ_METHODS, RESOLVE_ERROR_CODES,
   SCHEMAS, SERVICE_DESCRIPTION, SERVICE_NAME, VALIDATE_ERROR_CODES, VALIDATE_METHODS, VALIDATE_PARAMETERS, type ProblemCode,
-} from "./api-definition.js";
+} from "../api/definition.js";
 import type { PublishedLimits } from "./docs.js";
 
 const json = (schemaName: string) => ({ [MEDIA_TYPES.json]: { schema: { $ref: `#/components/schemas/${schemaName}` } } });

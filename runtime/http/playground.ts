@@ -4,7 +4,7 @@
 // content). The page itself is one small HTML document under a Content-Security-Policy that allows only this origin.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MEDIA_TYPES, PATHS, SERVICE_NAME } from "./api-definition.js";
+import { MEDIA_TYPES, PATHS, SERVICE_NAME } from "../api/definition.js";
 import { escapeHtml } from "./docs.js";
 import { RULE_CATALOG } from "../core/rule-catalog.js";
 import { RULE_PACKS } from "../core/semantic.js";

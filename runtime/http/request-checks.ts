@@ -2,7 +2,7 @@
 // Details may name a parameter or header value (truncated) but never anything of the document.
 import { resolveOptions, type ValidateOptions } from "../core/validate.js";
 import { ruleIdList, type Level } from "../core/report.js";
-import { VALIDATE_PARAMETERS } from "./api-definition.js";
+import { VALIDATE_PARAMETERS } from "../api/definition.js";
 
 type Check<T> = { ok: true; value: T } | { ok: false; detail: string };
 

@@ -1,6 +1,6 @@
 // Response construction: the headers every response carries (CORS included, errors too) and RFC 9457 Problems whose
 // `type` and `documentation` link to the service's own error reference.
-import { CORS_ALLOWED_HEADERS, CORS_MAX_AGE_SECONDS, EXPOSED_HEADERS, MEDIA_TYPES, PATHS, PROBLEMS, type ProblemCode } from "./api-definition.js";
+import { CORS_ALLOWED_HEADERS, CORS_MAX_AGE_SECONDS, EXPOSED_HEADERS, MEDIA_TYPES, PATHS, PROBLEMS, type ProblemCode } from "../api/definition.js";
 import type { OutgoingResponse } from "./transport.js";
 
 const CORS_HEADERS = ["Access-Control-Allow-Origin", "*", "Access-Control-Expose-Headers", EXPOSED_HEADERS.join(", ")];

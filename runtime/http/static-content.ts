@@ -1,5 +1,5 @@
 // Responses whose bodies never change while the process runs, serialized once at start-up.
-import { API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, SERVICE_DESCRIPTION, SERVICE_NAME } from "./api-definition.js";
+import { API_KEY_PREFIX, API_VERSION, MEDIA_TYPES, PATHS, SERVICE_DESCRIPTION, SERVICE_NAME } from "../api/definition.js";
 import { apiPage, errorsPage, permissionsPage, rulesPage, type PublishedLimits } from "./docs.js";
 import { buildOpenApi } from "./openapi.js";
 import { playgroundResources } from "./playground.js";

@@ -1,7 +1,7 @@
 // Fixed allow-lists for metric labels: a label can only ever hold one of these values, so nothing from a document, a key
 // or a client address can reach the metrics, even if a caller passes it by mistake.
 import { MODELS } from "../core/report.js";
-import { PROBLEM_CODES } from "../http/api-definition.js";
+import { PROBLEM_CODES } from "../api/definition.js";
 
 const MODEL_VALUES: ReadonlySet<string> = new Set(MODELS);
 const LEVEL_VALUES: ReadonlySet<string> = new Set(["schema", "full"]);

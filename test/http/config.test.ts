@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../runtime/http/config.js";
+import { loadConfig } from "../../runtime/http/config.js";
+import { ConfigError } from "../../runtime/settings-reader.js";
 
 describe("hardening settings", () => {
   it("defaults to the documented values", () => {

@@ -1,5 +1,6 @@
 // The one description of the HTTP API: paths, parameters, problem codes, headers and the JSON schemas of every body.
-// The handlers, the OpenAPI document and the documentation pages are all derived from this module, so they cannot drift.
+// The handlers, the OpenAPI document and the documentation pages are all derived from this module, so they cannot drift;
+// the command line (SARIF's links to the rule pages) and the telemetry (problem codes) read it too, not the service.
 import { KEY_PREFIX } from "../access/api-keys.js";
 import { MAX_REPORTED_ISSUES, MODELS } from "../core/report.js";
 import { VALIDATOR_RELEASE } from "../core/validate.js";
