@@ -6,6 +6,7 @@ import type { BodyErrorCode } from "./core/body.js";
 import { validateBytes, validateDocument, validateText, type ValidationOutcome } from "./core/validate.js";
 import { validateYamlBytes, validateYamlText, type YamlValidationOutcome } from "./core/yaml.js";
 import { findNonJsonValue } from "./lib/json-value.js";
+import { documentsResolvingProfiles } from "./resolve/pack-documents.js";
 import type { Level, ValidationReport } from "./core/report.js";
 
 export type { Level, Model, Severity, ValidationIssue, ValidationReport, ReportMeta, SemanticRulesMeta } from "./core/report.js";
@@ -46,6 +47,7 @@ export interface ValidateOptions {
   /**
    * Documents pack constraints may read (`doc()`, `doc-available()`, `resolve-profile()`), by href as the document
    * writes it: a map to parsed documents, or a function returning one (undefined: not available). Nothing is fetched.
+   * A profile is read as the catalog it resolves to, its own imports taken from the same documents.
    * Absent: constraints that need another document are reported as not evaluated.
    */
   documents?: Readonly<Record<string, unknown>> | ((href: string) => unknown);
@@ -84,7 +86,8 @@ const OPTION_NAMES: readonly string[] = ["level", "rules", "constraints", "docum
 export function validate(input: ValidateInput, options?: ValidateOptions): ValidationResult {
   const checked = checkOptions(options);
   if (!checked.ok) return { kind: "error", error: checked.error };
-  const { format, ...coreOptions } = checked.options;
+  const { format, documents, ...rest } = checked.options;
+  const coreOptions = documents === undefined ? rest : { ...rest, documents: documentsResolvingProfiles(documents) };
   if (isUint8Array(input)) return toResult(format === "yaml" ? validateYamlBytes(input, coreOptions) : validateBytes(input, coreOptions));
   if (typeof input === "string") return toResult(format === "yaml" ? validateYamlText(input, coreOptions) : validateText(input, coreOptions));
   const nonJson = findNonJsonValue(input);

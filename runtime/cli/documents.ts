@@ -7,7 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseBody } from "../core/body.js";
 import { parseYamlBytes } from "../core/yaml.js";
-import { fileInside } from "../resolve/file-loader.js";
+import { fileInside, fileLoader } from "../resolve/file-loader.js";
+import { asResolvedCatalog } from "../resolve/pack-documents.js";
 import { asFileDetail, inputFormatOf } from "./input-format.js";
 import { describeFailure } from "./read-file.js";
 
@@ -48,10 +49,22 @@ export function fileInDirectory(dir: string, href: string): string | undefined {
   return "file" in found ? found.file : undefined;
 }
 
-/** The `documents` option of the core for these settings: undefined means "not available". */
+/** Documents as the packs read them, by file: a profile as the catalog it resolves to, resolved once per thread. */
+const resolvedFiles = new Map<string, unknown>();
+
+/**
+ * The `documents` option of the core for these settings: undefined means "not available". A profile is read as the
+ * catalog it resolves to, its imports resolved against its own location inside --documents (or its own directory)
+ * and --document mappings, as `oscal-validate resolve` does.
+ */
 export function documentSource(settings: DocumentSettings): (href: string) => unknown {
   return (href) => {
     const file = Object.hasOwn(settings.files, href) ? settings.files[href] : settings.dir === undefined ? undefined : fileInDirectory(settings.dir, href);
-    return file === undefined ? undefined : readDocument(file);
+    if (file === undefined) return undefined;
+    if (!resolvedFiles.has(file)) {
+      const loader = fileLoader({ allowedDir: settings.dir ?? path.dirname(file), files: settings.files });
+      resolvedFiles.set(file, asResolvedCatalog(readDocument(file), { loader, uri: pathToFileURL(file).href, sourceProfile: href }));
+    }
+    return resolvedFiles.get(file);
   };
 }

@@ -6,7 +6,7 @@
 import { lstatSync, opendirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { resolveProfile } from "./index.js";
+import { asResolvedCatalog } from "./pack-documents.js";
 import { fileInside, HAS_SCHEME, parseDocumentBytes, type Refusal } from "./file-loader.js";
 import type { DocumentLoader, LoadedDocument, Unavailable } from "./loader.js";
 import { isObject } from "./model.js";
@@ -149,9 +149,7 @@ export class DocumentLibrary implements DocumentLoader {
     if ("unavailable" in loaded) return undefined;
     if (!isObject(loaded.document) || !isObject(loaded.document.profile)) return loaded.document;
     if (!this.resolvedProfiles.has(loaded.uri)) {
-      const resolved = resolveProfile(loaded.document, { loader: this, uri: loaded.uri, sourceProfile: href });
-      // A profile that does not resolve is handed over as it is: the packs report what needs it as not evaluated.
-      this.resolvedProfiles.set(loaded.uri, resolved.kind === "catalog" ? resolved.document : loaded.document);
+      this.resolvedProfiles.set(loaded.uri, asResolvedCatalog(loaded.document, { loader: this, uri: loaded.uri, sourceProfile: href }));
     }
     return this.resolvedProfiles.get(loaded.uri);
   };
