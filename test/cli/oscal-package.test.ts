@@ -1,0 +1,65 @@
+// The oscal-package pack from the command line, on a package in one directory: an SSP importing its baseline profile
+// by a relative href, the profile importing the SP 800-53 catalog through its back matter. The profile is read as the
+// catalog it resolves to, its import found next to it inside --documents.
+import { copyFileSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { corpusDir } from "../helpers/corpus.js";
+import { fedrampDir } from "../packs/fedramp-harness.js";
+import { put, run, tempDir } from "./support.js";
+
+interface Report {
+  complete: boolean;
+  issues: { ruleId: string; path: string; message: string; keyword: string; severity: string }[];
+}
+
+const lowProfile = path.join(corpusDir(), "profile", "fedramp-rev5-low-baseline-profile.json");
+const sp80053 = path.join(corpusDir(), "catalog", "nist-sp800-53-rev5.0.1-catalog-2021.json");
+const example = JSON.parse(readFileSync(path.join(fedrampDir, "content", "fedramp-ssp-example.json"), "utf8"));
+
+/** A package directory: ssp.json implementing LOW's controls but its first, plus ac-99; the baseline; its catalog. */
+function packageDir(): string {
+  const dir = tempDir("package");
+  copyFileSync(lowProfile, path.join(dir, "baseline.json"));
+  copyFileSync(sp80053, path.join(dir, "NIST_SP-800-53_rev5_catalog.json"));
+  const low = JSON.parse(readFileSync(lowProfile, "utf8"));
+  const controls = [...(low.profile.imports[0]["include-controls"][0]["with-ids"] as string[]).slice(1), "ac-99"];
+  const ssp = structuredClone(example);
+  ssp["system-security-plan"]["import-profile"] = { href: "baseline.json" };
+  ssp["system-security-plan"]["control-implementation"]["implemented-requirements"] = controls.map((id, i) => ({
+    uuid: `6a6c2a1e-4c1f-4d0e-9a55-${String(i).padStart(12, "0")}`,
+    "control-id": id,
+  }));
+  put(dir, "ssp.json", ssp);
+  return dir;
+}
+
+const packFindings = (report: Report) => report.issues.filter((issue) => issue.ruleId.startsWith("PKG-")).map(({ ruleId, path: at, message, keyword }) => ({ ruleId, path: at, message, keyword }));
+
+describe("oscal-validate --constraints oscal-package", () => {
+  it("checks an SSP against its baseline profile, resolved from files next to it", () => {
+    const dir = packageDir();
+    const { status, stdout } = run(["--level", "full", "--constraints", "oscal-package", "--documents", dir, "--format", "json", path.join(dir, "ssp.json")]);
+    expect(status).toBe(1);
+    const [report] = JSON.parse(stdout) as Report[];
+    expect(packFindings(report!)).toEqual([
+      {
+        ruleId: "PKG-001.a", keyword: "expect", path: "/system-security-plan/control-implementation/implemented-requirements/155",
+        message: 'The implemented requirement names control "ac-99", which the imported baseline (FedRAMP Rev 5 Low Baseline) does not contain.',
+      },
+      {
+        ruleId: "PKG-002.a", keyword: "expect", path: "/system-security-plan/control-implementation",
+        message: "1 control(s) of the imported baseline (FedRAMP Rev 5 Low Baseline) have no implemented requirement: ac-1.",
+      },
+    ]);
+  });
+
+  it("without the documents, reports the rules as not evaluated and the report as not complete", () => {
+    const dir = packageDir();
+    const { stdout } = run(["--level", "full", "--constraints", "oscal-package", "--format", "json", path.join(dir, "ssp.json")]);
+    const [report] = JSON.parse(stdout) as Report[];
+    expect(report!.complete).toBe(false);
+    expect(packFindings(report!).map(({ ruleId, keyword }) => `${ruleId} ${keyword}`)).toEqual(["PKG-001.a not-evaluated", "PKG-002.a not-evaluated"]);
+    expect(packFindings(report!)[0]!.message).toBe('Not evaluated: it needs the document "baseline.json" and no documents were supplied.');
+  });
+});
