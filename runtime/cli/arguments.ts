@@ -79,7 +79,8 @@ Validation:
   --document HREF=FILE     the document an href stands for, whatever it is (repeatable; the last "=" splits; wins
                            over --documents). With either option an href neither supplies is not available; with
                            neither, constraints that need another document are reported as not evaluated.
-                           Files are JSON, or YAML by their extension.
+                           Files are JSON, or YAML by their extension; a profile is read as the catalog it
+                           resolves to (its imports read as "oscal-validate resolve" reads them).
   --now DATE-TIME          the time current-dateTime() returns, e.g. 2026-01-01T00:00:00Z (default: now)
   --input-format json|yaml how standard input is parsed (default json); files go by their extension
   --exclude PATTERN        skip files and directories matching PATTERN (a glob; repeatable; without a slash it
