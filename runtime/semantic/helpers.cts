@@ -265,8 +265,8 @@ const allowedValuesMessage: Describe = (value, verdict) => {
 };
 /** A reference's message from what names the key (`The link's hypertext reference`) and what it failed to name. */
 const referenceMessage: Describe = (key, label) => {
-  const [subject, missing] = label as ReferenceLabel;
-  return key === null ? `${subject} is missing or empty, so it ${missing}.` : `${subject} ${EX(key)} ${missing}.`;
+  const [subject, missing, keyPrefix = ""] = label as ReferenceLabel;
+  return key === null ? `${subject} is missing or empty, so it ${missing}.` : `${subject} ${EX(keyPrefix + (key as string))} ${missing}.`;
 };
 const linkMessage: Describe = (fragment) => `The link target ${EX(`#${fragment as string}`)} names no id or uuid declared in this document.`;
 
@@ -342,7 +342,11 @@ interface AllowedVerdict {
 }
 
 /** What names a reference's key (`The link's hypertext reference`) and what a missing key fails to name (`names no resource in this document`). */
-export type ReferenceLabel = readonly [subject: string, missing: string];
+/**
+ * What a missing reference's finding says: the subject, what is missing, and the text a key pattern cut from the front
+ * of the value (`#` of `#(.*)`), so that the value is quoted as the document has it.
+ */
+export type ReferenceLabel = readonly [subject: string, missing: string, keyPrefix?: string];
 
 /** Verdicts by combination (see finishAllowedValues), per generated module: the same for every check it makes. */
 const VERDICTS = new WeakMap<RuleTables, Map<number | string, AllowedVerdict>>();

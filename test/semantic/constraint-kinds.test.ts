@@ -276,11 +276,11 @@ describe("messages in OSCAL's words", () => {
     const controls = [{ id: "c1", title: "C", parts: [statement("c1")] }, { id: "c1", title: "C", parts: [statement("c1x")] }];
     expect(messageOf("catalog", catalog({ controls }), "oscal-catalog-controls")).toBe('This control repeats the control identifier "c1" of an earlier one; references could not tell them apart.');
   });
-  it("index-has-key names the reference and what it should name", () => {
+  it("index-has-key names the reference as the document has it and what it should name", () => {
     expect(messageOf("catalog", catalog({}, parties("nope")), "oscal-metadata-responsible-party-index-metadata-role-id")).toBe('The responsible role "nope" names no role in this document.');
     const links = [{ href: "#nowhere", rel: "related" }];
     expect(messageOf("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], links }] }), "oscal-catalog-groups-controls-parts")).toBe(
-      'The link\'s hypertext reference "nowhere" names no control, control group or part in this document.',
+      'The link\'s hypertext reference "#nowhere" names no control, control group or part in this document.',
     );
   });
   it("has-cardinality says what the node needs and how many it has", () => {

@@ -24,7 +24,9 @@ export const indexHasKey: ConstraintEmitter = {
         fix: `Change it to name ${indefinite(indexed)} the document has, or add that ${indexed}.`,
       });
       // What the finding says, made after the walk (SemanticRun's referenceMessage) from the key and these two parts.
-      const label = ctx.constant(jsonLiteral([capitalised(`the ${key}`), `names no ${indexed} in this document`]).toString(), "L");
+      const prefix = field?.pattern === undefined ? "" : literalPrefix(field.pattern);
+      const parts = [capitalised(`the ${key}`), `names no ${indexed} in this document`, ...(prefix === "" ? [] : [prefix])];
+      const label = ctx.constant(jsonLiteral(parts).toString(), "L");
       const keys = referenceKeys(ctx, c, node);
       const settlesLink = looksUpFragment && node.type.kind !== "flag" && checksFragmentLinks(node.type.def);
       const marks = settlesLink ? linkLookedUp(node.v) : "";
@@ -33,3 +35,11 @@ export const indexHasKey: ConstraintEmitter = {
     });
   },
 };
+
+/**
+ * The literal text before a key pattern's one capturing group when the group takes the rest (`#` of `#(.*)`, the only
+ * form NIST's key fields use), so that a message can put it back in front of the key; "" for any other pattern.
+ */
+function literalPrefix(pattern: string): string {
+  return /^([^\\()[\]{}.*+?^$|]*)\(\.\*\)$/.exec(pattern)?.[1] ?? "";
+}
