@@ -8,6 +8,7 @@ import { gunzipSync } from "node:zlib";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
+import { PACK_NAMES } from "#generated/packs/index.js";
 import { repoRoot } from "../../compiler/paths.js";
 import { validate, type ValidationReport } from "../../runtime/index.js";
 import { startService, type TestService } from "../http/support/service.js";
@@ -201,14 +202,15 @@ describe("the validation page", () => {
     }, text);
     await fresh.dispatchEvent("#drop-zone", "drop", { dataTransfer: drop });
     await expect.poll(() => fresh.inputValue("#text"), { timeout: PAGE_VALIDATION_MS }).toBe(text);
-    // From the text box, Tab reaches each choice group, the rules, then the button; Enter validates.
+    // From the text box, Tab reaches each choice group, each rule pack's box, the rules, then the button; Enter validates.
     await fresh.focus("#text");
+    const expectedStops = ["format", "level", "mode", ...PACK_NAMES.map(() => "pack"), "rules", "submit"];
     const stops: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < expectedStops.length; i++) {
       await fresh.keyboard.press("Tab");
       stops.push(await fresh.evaluate(() => (document.activeElement as HTMLInputElement).name || document.activeElement!.id));
     }
-    expect(stops).toEqual(["format", "level", "mode", "pack", "rules", "submit"]);
+    expect(stops).toEqual(expectedStops);
     await fresh.keyboard.press("Enter");
     await fresh.waitForSelector("#verdict");
     expect(await fresh.evaluate(() => document.activeElement?.id)).toBe("verdict");
