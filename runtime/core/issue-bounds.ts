@@ -36,8 +36,19 @@ function codePointLength(text: string): number {
 export function boundedIssue(issue: ValidationIssue): ValidationIssue {
   const cut = cutPath(issue.path);
   const message = excerpt(issue.message, MAX_MESSAGE_CODE_POINTS);
-  if (cut === undefined && message === issue.message) return issue;
-  return cut === undefined ? { ...issue, message } : { ...issue, path: cut.path, message: withCutNote(message, cut.why) };
+  const bounded = cut === undefined ? (message === issue.message ? issue : { ...issue, message }) : { ...issue, path: cut.path, message: withCutNote(message, cut.why) };
+  return issue.document === undefined ? bounded : withOtherDocumentBounded(bounded, issue.document, issue.documentPath);
+}
+
+/**
+ * A finding in another document: its href bounded as a path is, and its pointer there cut back to an ancestor as `path`
+ * would be (without a note: the message already speaks of `path`).
+ */
+function withOtherDocumentBounded(issue: ValidationIssue, document: string, documentPath: string | undefined): ValidationIssue {
+  const href = excerpt(document, MAX_PATH_LENGTH);
+  const cut = documentPath === undefined ? undefined : cutPath(documentPath);
+  if (href === document && cut === undefined) return issue;
+  return { ...issue, document: href, ...(cut === undefined ? {} : { documentPath: cut.path }) };
 }
 
 /**

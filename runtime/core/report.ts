@@ -24,6 +24,14 @@ export interface ValidationIssue {
   message: string;
   keyword: string;
   severity: Severity;
+  /**
+   * A rule pack's finding on a node of another document (one the caller supplied, read by `doc()`): its href as the
+   * constraint passed it, as written in the submitted document. `path` then points at the node of the submitted document
+   * whose constraint reached there. Absent for findings in the submitted document.
+   */
+  document?: string;
+  /** With `document`: the node's RFC 6901 pointer in that document (in the catalog it resolves to, for a profile). */
+  documentPath?: string;
   /** 1-based line of the value `path` points at, in the original text (absent where no text was given). */
   line?: number;
   /** 1-based column of that value, counted in Unicode code points from the start of its line. */

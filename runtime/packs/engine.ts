@@ -1,7 +1,8 @@
 // The rule-pack engine: runs a pack's generated code (compiler/packs/emit: one walk that finds every context node,
 // and a function per constraint that checks it there, over ./primitives.ts) on a parsed OSCAL JSON document, keeping
-// the state of the run: what passes and fails per rule, the findings, the indexes, the documents loaded. Findings point at the JSON nodes with RFC 6901 pointers. Other documents come only
-// from the caller (`documents`): nothing here reads files or touches the network.
+// the state of the run: what passes and fails per rule, the findings, the indexes, the documents loaded. Findings point
+// at the JSON nodes with RFC 6901 pointers into the submitted document, and name the other document a node of one is
+// in. Other documents come only from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule, PrimitiveName } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
@@ -82,8 +83,40 @@ export interface PackFinding {
   keyword: string;
   /** Not evaluated: inputs that cannot be resolved from the document and the documents supplied. */
   notEvaluated?: true;
-  /** The JSON Pointer and the message, worked out when asked for: a report lists few of what may be many findings. */
-  describe(): { path: string; message: string };
+  /** Where it is and the message, worked out when asked for: a report lists few of what may be many findings. */
+  describe(): FindingPlace;
+}
+
+/** A finding's pointer into the submitted document and its message; for a node of another document, where it really is. */
+export interface FindingPlace {
+  path: string;
+  message: string;
+  /** The href, as the constraint passed it to doc(), of the document the finding's node is in (absent: the submitted one). */
+  document?: string;
+  /** The node's pointer in that document: in the catalog it resolves to when the constraint read it through resolve-profile(). */
+  documentPath?: string;
+}
+
+/**
+ * Where a finding at `node` is reported: a node of the submitted document at its own pointer. A node of another document
+ * (one doc() loaded) has no pointer in the submitted document, where `path` must resolve (and where the line and column
+ * are counted): the finding is placed at `context`, the context node whose constraint reached into that document (for
+ * FedRAMP's baseline rules, the SSP itself), and says where it really is. The node that wrote the href (an
+ * import-profile, a back-matter rlink) would be closer, but doc() receives the href as a string, its node already gone,
+ * and the context node is the one every such constraint has. A context node outside the submitted document (a context
+ * whose targets lead there) leaves only its root.
+ */
+function placeFinding(node: XNode, context: XNode, message: string): FindingPlace {
+  const { href, readResolved } = node.view;
+  if (href === undefined) return { path: node.pointer(), message };
+  const documentPath = node.pointer();
+  const path = context.view.href === undefined ? context.pointer() : "";
+  // Quoted as a message template quotes a value, so that a message naming the document already (the pack's own words)
+  // is recognised and left as it is; the fields still say where.
+  const shown = excerpt(href);
+  const document = readResolved ? `the catalog the imported document "${shown}" resolves to` : `the imported document "${shown}"`;
+  const said = message.includes(shown) ? message : `${message} (In ${document}, at ${documentPath || "/"}.)`;
+  return { path, message: said, document: href, documentPath };
 }
 
 /** Per rule: targets that passed, failed, and how many evaluations could not be made. */
@@ -191,11 +224,10 @@ export class Run {
     this.results[rule]!.fail++;
     const text = () => (message === undefined ? this.program.rules[rule]!.description : message(target, scope));
     if (target instanceof XNode) {
-      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => ({ path: target.pointer(), message: text() }) });
+      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => placeFinding(target, node, text()) });
     } else {
-      const path = node.pointer();
-      const message = text();
-      if (this.firstReport(rule, `${path}\u0000${message}`)) this.findings.push({ rule, keyword, describe: () => ({ path, message }) });
+      const place = placeFinding(node, node, text());
+      if (this.firstReport(rule, `${place.path}\u0000${place.message}`)) this.findings.push({ rule, keyword, describe: () => place });
     }
   }
 
@@ -206,7 +238,7 @@ export class Run {
     if (this.reportedNotEvaluated.has(rule)) return;
     this.reportedNotEvaluated.add(rule);
     const at = target instanceof XNode ? target : node;
-    this.findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => ({ path: at.pointer(), message: `Not evaluated: ${error.message}.` }) });
+    this.findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => placeFinding(at, node, `Not evaluated: ${error.message}.`) });
   }
 
   private firstReport(rule: number, key: unknown): boolean {
@@ -281,7 +313,7 @@ export class Run {
     let view = this.documentViews.get(href);
     if (view === undefined) {
       const document = documentFor(documents, href);
-      view = document === undefined ? null : (viewOf(this.program, document) ?? null);
+      view = document === undefined ? null : (viewOf(this.program, document, href) ?? null);
       this.documentViews.set(href, view);
     }
     return view;

@@ -305,6 +305,10 @@ function compareOrder(a: XNode, b: XNode): number {
 export interface DocumentView {
   data: ViewDefinitions;
   model: string;
+  /** The href `doc()` loaded it by, as written; undefined for the submitted document. */
+  href: string | undefined;
+  /** Whether a constraint read it through resolve-profile(): it is then the catalog an imported profile resolves to. */
+  readResolved: boolean;
   root: XNode;
   /** The document node's one child instance: its root. */
   rootRows: [string, string, number][];
@@ -326,11 +330,12 @@ function isAtom(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
 
-export function viewOf(data: ViewDefinitions, document: unknown): DocumentView | undefined {
+/** The view of the submitted document (`href` undefined) or of one `doc()` loaded by `href`. */
+export function viewOf(data: ViewDefinitions, document: unknown, href?: string): DocumentView | undefined {
   if (!isObject(document)) return undefined;
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
-  const view = { data, model, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
+  const view = { data, model, href, readResolved: false, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
   view.root = new XNode(document[model], DOCUMENT, null, -1, view);
   return view;
 }

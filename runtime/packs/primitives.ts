@@ -483,8 +483,11 @@ export function resolveProfile(documents: readonly Item[]): Item[] {
   const out: Item[] = [];
   for (const node of documents) {
     if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
-    if (node.view.model === "catalog") out.push(node.view.root);
-    else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
+    if (node.view.model === "catalog") {
+      // A finding in it then says its pointer is one in the resolved catalog, not in the profile the href names.
+      node.view.readResolved = true;
+      out.push(node.view.root);
+    } else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
   }
   return out;
 }

@@ -27,4 +27,11 @@ describe("issue bounds", () => {
     expect(bounded.path).toBe("/catalog");
     expect(bounded.message).toBe(`${"m".repeat(512)}… (Path cut before a member name of 65 characters, "${"n".repeat(16)}…".)`);
   });
+
+  it("bounds a finding's other document: its href as a path, its pointer there cut to an ancestor", () => {
+    const elsewhere = { ...issue("/system-security-plan"), document: "baseline.json", documentPath: "/catalog/groups/0/params/0" };
+    expect(boundedIssue(elsewhere)).toBe(elsewhere);
+    const bounded = boundedIssue({ ...elsewhere, document: `${"h".repeat(2000)}.json`, documentPath: `/catalog/${"n".repeat(65)}/x` });
+    expect(bounded).toEqual({ ...elsewhere, document: `${"h".repeat(1024)}…`, documentPath: "/catalog" });
+  });
 });
