@@ -212,6 +212,9 @@ export function toSarif(outcomes: readonly FileOutcome[], context: SarifContext)
 /** A rule that could not run (it needs another document) is neither passed nor failed: SARIF's kind "open". */
 const NOT_EVALUATED = "not-evaluated";
 
+/** The document and pointer of a finding in another document; nothing for one in the submitted document. */
+const otherDocument = (issue: ValidationIssue): string[] => (issue.document === undefined ? [] : [issue.document, issue.documentPath ?? ""]);
+
 function issueResult(issue: ValidationIssue, uri: string, locations: object[], ruleIndex: number): object {
   return {
     ruleId: issue.ruleId,
@@ -219,7 +222,9 @@ function issueResult(issue: ValidationIssue, uri: string, locations: object[], r
     ...(issue.keyword === NOT_EVALUATED ? { kind: "open", level: "none" } : { level: issue.severity }),
     message: { text: `${issue.message} (at ${issue.path === "" ? "/" : issue.path})` },
     locations,
-    partialFingerprints: { [FINGERPRINT]: fingerprint(issue.ruleId, uri, issue.path) },
-    properties: { jsonPointer: issue.path, keyword: issue.keyword },
+    // Findings in another document share the path of the node whose constraint reached there: where they really are
+    // tells them apart (the message names that document too).
+    partialFingerprints: { [FINGERPRINT]: fingerprint(issue.ruleId, uri, issue.path, ...otherDocument(issue)) },
+    properties: { jsonPointer: issue.path, keyword: issue.keyword, ...(issue.document === undefined ? {} : { document: issue.document, documentPath: issue.documentPath }) },
   };
 }

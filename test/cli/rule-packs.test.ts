@@ -58,6 +58,27 @@ describe("oscal-validate --constraints", () => {
     expect(report!.meta.semanticRules!.count).toBe(RULE_CATALOG.filter((rule) => rule.level === "full" && (rule.defaultOn || rule.set === "fedramp")).length);
   });
 
+  it("shows a finding in the imported baseline at the SSP, naming the baseline, in text and SARIF", () => {
+    const args = ["--level", "full", "--rules", frr("has-required-parameters"), "--document", `${exampleProfileHref}=${moderateCatalog}`, exampleSsp];
+    const text = run(["--format", "text", ...args]).stdout;
+    const first = text.split("\n").find((line) => line.includes(`[${frr("has-required-parameters")}]`))!;
+    expect(first.startsWith("  error /system-security-plan: A FedRAMP SSP must define all parameters")).toBe(true);
+    expect(first).toMatch(/\(In the catalog the imported document "\.\.\/\.\.\/\.\.\/baselines\/xml\/FedRAMP_rev5_MODERATE-baseline_profile\.xm…" resolves to, at \/catalog\/groups\/\d+\/[\d/a-z]+\/params\/\d+\.\) \[FRR-\d+\.a\] \(line 3, column 5\)$/);
+
+    const sarif = JSON.parse(run(["--format", "sarif", ...args]).stdout);
+    expect(sarifSchemaErrors(sarif)).toEqual([]);
+    const results = (sarif.runs[0].results as { ruleId: string; locations: { physicalLocation: { region: { startLine: number } } }[]; partialFingerprints: Record<string, string>; properties: Record<string, string> }[]).filter(
+      (result) => result.ruleId === frr("has-required-parameters"),
+    );
+    expect(results.length).toBeGreaterThan(1);
+    for (const result of results) {
+      expect(result.properties).toMatchObject({ jsonPointer: "/system-security-plan", document: exampleProfileHref, documentPath: expect.stringMatching(/^\/catalog\/groups\//) });
+      expect(result.locations[0]!.physicalLocation.region.startLine).toBe(3);
+    }
+    // One place in the SSP, distinct findings in the baseline: their fingerprints stay distinct.
+    expect(new Set(results.map((result) => Object.values(result.partialFingerprints)[0])).size).toBe(results.length);
+  });
+
   it("marks a rule that could not run as neither passed nor failed in SARIF (kind open, level none)", () => {
     const result = run(["--level", "full", "--constraints", "fedramp", "--format", "sarif", exampleSsp]);
     const results = JSON.parse(result.stdout).runs[0].results as { kind?: string; level: string; properties: { keyword: string } }[];
