@@ -204,6 +204,16 @@ export const SCHEMAS = {
       path: { ...string, description: "RFC 6901 JSON Pointer into the submitted document: the object for `required`, the offending property for `additionalProperties`, the value otherwise." },
       line: { ...integer, minimum: 1, description: "1-based line of what `path` names in the submitted text (the member name for `additionalProperties`, the value otherwise)." },
       column: { ...integer, minimum: 1, description: "1-based column of that position, counted in Unicode code points from the start of the line (a leading byte-order mark does not count)." },
+      document: {
+        ...string,
+        description:
+          "Only on a rule pack's finding whose node is in another document, one a constraint read with `doc()` from the documents supplied (the service's document library): that document's href as the constraint used it, as written in the submitted document (an `import-profile` href, or the back-matter `rlink` href it names). `path`, `line` and `column` then point at the node of the submitted document whose constraint reached there (for FedRAMP's baseline rules, the SSP's root), and the message names the document. Absent for findings in the submitted document.",
+      },
+      documentPath: {
+        ...string,
+        description:
+          "With `document`: RFC 6901 JSON Pointer to the node in that document; for a profile read as the catalog it resolves to (`resolve-profile()`), a pointer into that resolved catalog, as the message says.",
+      },
       message: { ...string, description: "Plain-language description of the problem." },
       keyword: { ...string, description: "The JSON Schema keyword or semantic constraint that failed." },
       severity: { type: "string", enum: ["error", "warning"], description: "`error` makes the document invalid; `warning` is advisory." },
