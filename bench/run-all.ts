@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const benches = ["core.ts", "validator-layout.ts", "semantic.ts", "model-mix.ts", "packs.ts", "locate.ts", "linear-curves.ts", "cli-tree.ts", "http.ts", "hostile.ts", "playground.ts"];
+const benches = ["core.ts", "validator-layout.ts", "semantic.ts", "model-mix.ts", "packs.ts", "resolve.ts", "package.ts", "locate.ts", "linear-curves.ts", "cli-tree.ts", "http.ts", "hostile.ts", "playground.ts"];
 
 let failed = false;
 for (const bench of benches) {
