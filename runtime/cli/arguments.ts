@@ -8,6 +8,7 @@ import { resolveOptions, type OptionError, type ValidateOptions } from "../core/
 import { OSCAL_RELEASE, PACKAGE_DOCS_URL } from "../package-info.js";
 import type { DocumentSettings } from "./documents.js";
 import { INPUT_FORMATS, type InputFormat } from "./input-format.js";
+import { STDIN } from "./file-outcome.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./read-file.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "sarif", "github", "junit"] as const;
@@ -273,6 +274,25 @@ export function parseCommandLine(args: readonly string[]): Command {
     verbose: values.verbose === true,
     failOn: oneOf("fail-on", values["fail-on"], ["error", "warning"] as const),
     docsBaseUrl: docsBaseUrl?.replace(/\/+$/, ""),
-    documents: documentSettings(values.documents, values.document),
+    documents: documentSettings(values.documents, values.document) ?? packageSettings(positionals, options),
   };
+}
+
+/**
+ * Without --documents or --document, a run whose rule packs may read other documents takes them from the package its
+ * inputs form: each directory named (a walk), the directory of each file named, the working directory for a pattern.
+ */
+function packageSettings(inputs: readonly string[], options: ValidateOptions): DocumentSettings | undefined {
+  if (options.level !== "full" || (options.constraints?.length === 0 && options.rules === undefined)) return undefined;
+  const roots = inputs.flatMap((input) => {
+    if (input === STDIN) return [];
+    const stats = statSync(input, { throwIfNoEntry: false });
+    const dir = stats === undefined ? process.cwd() : stats.isDirectory() ? input : path.dirname(input);
+    try {
+      return [realpathSync(dir)];
+    } catch {
+      return [];
+    }
+  });
+  return roots.length === 0 ? undefined : { files: {}, roots: [...new Set(roots)] };
 }

@@ -67,9 +67,10 @@ function withYamlHint(error: FileError, bytes: Uint8Array): FileError {
 /** Validates one input; a file a walk found (`onlyOscal`) is skipped, unvalidated, when it is not an OSCAL document. */
 export async function validateFile(file: string, settings: ValidationSettings, onlyOscal = false): Promise<FileOutcome> {
   const format = file === STDIN ? settings.stdinFormat : inputFormatOf(file);
-  // Only runs given --documents or --document load the document reader (and through it the YAML parser).
+  // Only runs that may read other documents load the document reader (and through it the YAML parser).
   const documents = settings.documents === undefined ? undefined : await import("./documents.js");
-  const options = documents === undefined ? settings.options : { ...settings.options, documents: documents.documentSource(settings.documents!) };
+  const source = documents?.documentSource(settings.documents!, file === STDIN ? undefined : file);
+  const options = source === undefined ? settings.options : { ...settings.options, documents: source };
   const validateInput = await coreEntryPoint(format);
   // Read once nothing is left to wait for: a JSON file is read into the memory the validation reads it from, which
   // serves one document at a time.

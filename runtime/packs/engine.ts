@@ -62,8 +62,18 @@ export function packProgram(module: PackModule): PackProgram {
   return program;
 }
 
-/** Documents a constraint may load (`doc()`): href → parsed JSON, or a function answering undefined for "not available". */
+/**
+ * Documents a constraint may load (`doc()`): href → parsed JSON, or a function answering undefined for "not available"
+ * or NOT_SUPPLIED for an href it does not speak for.
+ */
 export type DocumentSource = Readonly<Record<string, unknown>> | ((href: string) => unknown);
+
+/**
+ * A document source's answer for an href beyond what it was given to answer (the command line's package of files for
+ * a URL or a path outside it): constraints needing the document are not evaluated, as when no documents are supplied,
+ * rather than told it does not exist. A registered symbol, the same for every copy of this module.
+ */
+export const NOT_SUPPLIED: unique symbol = Symbol.for("oscal-validator.document-not-supplied");
 
 /** The document `documents` holds for `href`, or undefined. */
 export function documentFor(documents: DocumentSource, href: string): unknown {
@@ -313,6 +323,7 @@ export class Run {
     let view = this.documentViews.get(href);
     if (view === undefined) {
       const document = documentFor(documents, href);
+      if (document === NOT_SUPPLIED) throw new NotEvaluated(`it needs the document "${excerpt(href)}", which was not supplied`);
       view = document === undefined ? null : (viewOf(this.program, document, href) ?? null);
       this.documentViews.set(href, view);
     }

@@ -1,7 +1,7 @@
 // The oscal-package pack from the command line, on a package in one directory: an SSP importing its baseline profile
 // by a relative href, the profile importing the SP 800-53 catalog through its back matter. The profile is read as the
-// catalog it resolves to, its import found next to it inside --documents.
-import { copyFileSync, readFileSync } from "node:fs";
+// catalog it resolves to, its import found next to it inside --documents, or, without it, inside the directory named.
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { corpusDir } from "../helpers/corpus.js";
@@ -54,9 +54,48 @@ describe("oscal-validate --constraints oscal-package", () => {
     ]);
   });
 
-  it("without the documents, reports the rules as not evaluated and the report as not complete", () => {
+  it("checks a package walked at once: the SSP finds its baseline beside it, without --documents", () => {
     const dir = packageDir();
-    const { stdout } = run(["--level", "full", "--constraints", "oscal-package", "--format", "json", path.join(dir, "ssp.json")]);
+    const { status, stdout } = run(["--level", "full", "--constraints", "oscal-package", "--format", "json", dir]);
+    expect(status).toBe(1);
+    const reports = JSON.parse(stdout) as (Report & { file: string })[];
+    expect(reports.map((report) => path.basename(report.file)).sort()).toEqual(["NIST_SP-800-53_rev5_catalog.json", "baseline.json", "ssp.json"]);
+    const ssp = reports.find((report) => report.file.endsWith("ssp.json"))!;
+    expect(packFindings(ssp).map(({ ruleId, path: at }) => `${ruleId} ${at}`)).toEqual([
+      "PKG-001.a /system-security-plan/control-implementation/implemented-requirements/155",
+      "PKG-002.a /system-security-plan/control-implementation",
+    ]);
+  });
+
+  it("looks a relative href up beside its document, never outside the directory named", () => {
+    const dir = packageDir();
+    const inner = path.join(dir, "ssp");
+    mkdirSync(inner);
+    const ssp = JSON.parse(readFileSync(path.join(dir, "ssp.json"), "utf8"));
+    ssp["system-security-plan"]["import-profile"] = { href: "../baseline.json" };
+    put(inner, "ssp.json", ssp);
+    // Named alone, the SSP's package is its own directory: the baseline one level up is not read, nor said missing.
+    const alone = JSON.parse(run(["--level", "full", "--constraints", "oscal-package", "--format", "json", path.join(inner, "ssp.json")]).stdout) as Report[];
+    expect(alone[0]!.complete).toBe(false);
+    expect(packFindings(alone[0]!).map(({ ruleId, keyword, message }) => `${ruleId} ${keyword} ${message}`)).toEqual([
+      'PKG-001.a not-evaluated Not evaluated: it needs the document "../baseline.json", which was not supplied.',
+      'PKG-002.a not-evaluated Not evaluated: it needs the document "../baseline.json", which was not supplied.',
+    ]);
+    // A file the package should hold and does not is missing, not unsupplied.
+    ssp["system-security-plan"]["import-profile"] = { href: "missing.json" };
+    put(inner, "ssp.json", ssp);
+    const missing = JSON.parse(run(["--level", "full", "--constraints", "oscal-package", "--format", "json", path.join(inner, "ssp.json")]).stdout) as Report[];
+    expect(packFindings(missing[0]!)[0]!.message).toBe('Not evaluated: the document "missing.json" is not available.');
+    put(inner, "ssp.json", { ...ssp, "system-security-plan": { ...ssp["system-security-plan"], "import-profile": { href: "../baseline.json" } } });
+    // Walked from the directory above, the same href reaches the baseline.
+    const walked = JSON.parse(run(["--level", "full", "--constraints", "oscal-package", "--format", "json", dir]).stdout) as (Report & { file: string })[];
+    const nested = walked.find((report) => report.file.endsWith(path.join("ssp", "ssp.json")))!;
+    expect(packFindings(nested).map(({ ruleId }) => ruleId)).toEqual(["PKG-001.a", "PKG-002.a"]);
+  });
+
+  it("without documents (standard input), reports the rules as not evaluated and the report as not complete", () => {
+    const dir = packageDir();
+    const { stdout } = run(["--level", "full", "--constraints", "oscal-package", "--format", "json", "-"], { input: readFileSync(path.join(dir, "ssp.json"), "utf8") });
     const [report] = JSON.parse(stdout) as Report[];
     expect(report!.complete).toBe(false);
     expect(packFindings(report!).map(({ ruleId, keyword }) => `${ruleId} ${keyword}`)).toEqual(["PKG-001.a not-evaluated", "PKG-002.a not-evaluated"]);
