@@ -32,6 +32,7 @@ export type {
 } from "#generated/models.js";
 export { PACKAGE_VERSION, OSCAL_RELEASE, MANIFEST_SHA256 } from "./package-info.js";
 export { resolveProfile, fileLoader } from "./resolve/index.js";
+export { NOT_SUPPLIED } from "./packs/engine.js";
 export type { ResolveOptions, ResolveResult, ResolutionFailure, ResolutionFault, DocumentLoader, LoadedDocument, Unavailable, FileLoaderSettings } from "./resolve/index.js";
 
 /** Bytes (UTF-8, a leading byte-order mark allowed), text, or an already-parsed JSON value. */
@@ -46,7 +47,9 @@ export interface ValidateOptions {
   constraints?: readonly string[];
   /**
    * Documents pack constraints may read (`doc()`, `doc-available()`, `resolve-profile()`), by href as the document
-   * writes it: a map to parsed documents, or a function returning one (undefined: not available). Nothing is fetched.
+   * writes it: a map to parsed documents, or a function returning one (undefined: not available, so a constraint
+   * judges the missing document; NOT_SUPPLIED: beyond what the caller answers for, so the constraint is not
+   * evaluated). Nothing is fetched.
    * A profile is read as the catalog it resolves to, its own imports taken from the same documents.
    * Absent: constraints that need another document are reported as not evaluated.
    */

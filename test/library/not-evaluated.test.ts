@@ -1,7 +1,7 @@
 // A rule that could not be evaluated is told apart from one that failed by its keyword, `not-evaluated` (the contract
 // allows no severity but error and warning): a tool counting a rule's failures filters on it.
 import { describe, expect, it } from "vitest";
-import { validate, type ValidationReport, type ValidationResult } from "../../runtime/index.js";
+import { NOT_SUPPLIED, validate, type ValidationReport, type ValidationResult } from "../../runtime/index.js";
 import { FEDRAMP_FLAGGED_SSP } from "../http/support/documents.js";
 
 function reportOf(result: ValidationResult): ValidationReport {
@@ -26,5 +26,12 @@ describe("not-evaluated findings", () => {
     const report = reportOf(validate(ssp, { level: "full", rules: ["FRR-037.a"], documents: {} }));
     expect(failures(report, "FRR-037.a").map((issue) => issue.keyword)).toEqual(["expect"]);
     expect(report.issues.some((issue) => issue.keyword === "not-evaluated" && issue.ruleId === "FRR-037.a")).toBe(false);
+  });
+
+  it("a documents function answering NOT_SUPPLIED leaves the rule not evaluated, naming the href", () => {
+    const report = reportOf(validate(ssp, { level: "full", rules: ["FRR-037.a"], documents: () => NOT_SUPPLIED }));
+    const mine = report.issues.filter((issue) => issue.ruleId === "FRR-037.a");
+    expect(mine).toEqual([expect.objectContaining({ keyword: "not-evaluated", message: expect.stringMatching(/^Not evaluated: it needs the document ".+", which was not supplied\.$/) })]);
+    expect(report.complete).toBe(false);
   });
 });
