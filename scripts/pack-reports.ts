@@ -7,10 +7,9 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
-import { PACK_NAMES, packModule } from "#generated/packs/index.js";
+import { PACK_NAMES } from "#generated/packs/index.js";
 import { detectModel } from "../runtime/core/model.js";
-import { resolveSemanticRules, runRulePacks, runSemanticLayer } from "../runtime/core/semantic.js";
-import { packProgram, runPack, type PackModule } from "../runtime/packs/engine.js";
+import { loadedPack, resolveSemanticRules, runRulePacks, runSemanticLayer } from "../runtime/core/semantic.js";
 import { listCorpus } from "../test/helpers/corpus.js";
 import { documentsOf, fedrampDir, readJson } from "../test/packs/fedramp-harness.js";
 import { largeSsp } from "../test/packs/large-ssp.js";
@@ -42,7 +41,7 @@ function reportLine(label: string, document: unknown, documents: Record<string, 
   const semantic = model === undefined ? undefined : attempt(() => runSemanticLayer(model, document, NIST_RULES));
   const withPacks = model === undefined ? undefined : attempt(() => runRulePacks(model, document, WITH_PACKS, { documents, now: NOW }));
   const packs = PACK_NAMES.map((name) => {
-    const program = packProgram(packModule(name) as PackModule);
+    const { program, runPack } = loadedPack(name);
     const { findings, results } = runPack(program, document, { active: () => true, documents, now: NOW });
     return {
       pack: name,

@@ -370,7 +370,7 @@ export declare const PACK_NAMES: readonly string[];
 export declare function packModule(name: string): unknown;
 
 ${readFileSync(PROGRAM_INTERFACE, "utf8")}
-/** The primitives a pack's generated code calls, from its module's one argument. */
+/** The primitives a pack's generated code calls, from the runtime module it requires (runtime/packs/runtime.ts). */
 export type PrimitiveName = ${PRIMITIVES.map((name) => JSON.stringify(name)).join(" | ")};
 `,
   };

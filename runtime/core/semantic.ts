@@ -1,11 +1,11 @@
 // The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
 // first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
 // (compiler/packs: an organisation's constraint files) add default-off rules, enabled by naming the pack or by id, and
-// evaluated by the pack engine (runtime/packs/engine.ts).
+// evaluated by the pack engine (runtime/packs/engine.ts) of the runtime module their generated module requires.
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
-import { packProgram, runPack, type DocumentSource, type PackModule, type RuleResults } from "../packs/engine.js";
+import type { DocumentSource, PackModule, PackProgram, RuleResults } from "../packs/engine.js";
 import type { Model, ValidationIssue } from "./report.js";
 import { sha256Hex } from "./sha256.js";
 
@@ -125,7 +125,7 @@ export function runRulePacks(
   let errors = 0;
   let complete = true;
   for (const name of activePacks(active)) {
-    const program = packProgram(packModule(name) as PackModule);
+    const { program, runPack } = loadedPack(name);
     if (!program.rules.some((rule) => rule.models.includes(model))) continue;
     const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
     for (const finding of findings) {
@@ -140,9 +140,18 @@ export function runRulePacks(
   return { issues, count, errors, complete };
 }
 
+/**
+ * A pack's program and the engine that runs it: the one of the runtime module its generated module required, whose
+ * classes its code tests with instanceof (this module may be another copy: the tests run it from source).
+ */
+export function loadedPack(name: string): { program: PackProgram; runPack: PackModule["runtime"]["runPack"] } {
+  const pack = packModule(name) as PackModule;
+  return { program: pack.runtime.packProgram(pack), runPack: pack.runtime.runPack };
+}
+
 /** Every rule of a pack evaluated on a document, as counts per constraint id: targets passed, failed, not evaluated. */
 export function packResults(name: string, document: unknown, inputs: PackInputs): Map<string, RuleResults> {
-  const program = packProgram(packModule(name) as PackModule);
+  const { program, runPack } = loadedPack(name);
   const { results } = runPack(program, document, { active: () => true, documents: inputs.documents, now: inputs.now });
   return new Map(program.rules.map((rule, i) => [rule.constraintId, results[i]!]));
 }

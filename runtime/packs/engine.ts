@@ -3,16 +3,13 @@
 // the state of the run: what passes and fails per rule, the findings, the indexes, the documents loaded. Findings point
 // at the JSON nodes with RFC 6901 pointers into the submitted document, and name the other document a node of one is
 // in. Other documents come only from the caller (`documents`): nothing here reads files or touches the network.
-import type { PackRule, PrimitiveName } from "#generated/packs/index.js";
+import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
-import * as primitives from "./primitives.js";
 import { NotEvaluated, type Evaluator } from "./primitives.js";
+import type * as runtime from "./runtime.js";
 
 export type { PackRule } from "#generated/packs/index.js";
-
-/** Every primitive a pack's generated code calls: the build fails to type-check when one is missing here. */
-const PRIMITIVES: Record<PrimitiveName, unknown> & typeof primitives = primitives;
 
 export interface PackConstraint {
   rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
@@ -51,14 +48,19 @@ export interface PackProgram extends ViewDefinitions {
   walkSlots: readonly (readonly number[])[];
 }
 
-/** A pack's generated module (generated/packs/<name>.cjs): its program, given the primitives it calls. */
-export type PackModule = (runtime: typeof primitives) => PackProgram;
+/** A pack's generated module (generated/packs/<name>.cjs). */
+export interface PackModule {
+  /** The runtime module it requires by name (./runtime.ts): the pack is run with its engine, of the classes its code uses. */
+  runtime: typeof runtime;
+  /** Makes its program over the runtime's primitives. */
+  program(): PackProgram;
+}
 
 const programs = new WeakMap<PackModule, PackProgram>();
 /** The program of a pack's module, made once. */
 export function packProgram(module: PackModule): PackProgram {
   let program = programs.get(module);
-  if (program === undefined) programs.set(module, (program = module(PRIMITIVES)));
+  if (program === undefined) programs.set(module, (program = module.program()));
   return program;
 }
 

@@ -1,6 +1,6 @@
 // What a pack's generated code calls (compiler/packs/emit): Metapath's sequences, atomization, comparisons, functions
-// and predicates, over the node view (./node-view.ts). The generated module receives these as its one import; it never
-// sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
+// and predicates, over the node view (./node-view.ts). The generated module requires these by name, through ./runtime.ts;
+// it never sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
 import { allowedList, notAllowed } from "../semantic/helpers.cjs";
 import { FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";

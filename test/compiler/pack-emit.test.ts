@@ -1,14 +1,15 @@
 // The pack code emitter on a small hand-made pack: contexts found by the generated walk and contexts whose targets are
 // evaluated give the same nodes, in document order, each once; equalities with many values, hashed, give the outcomes
-// of comparing every pair; the generated module loads from a file like the build's and runs on the primitives alone.
+// of comparing every pair; the generated module loads from a file like the build's, requiring its runtime module by
+// name, and runs with that module's engine.
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { emitPackModule, type SourceContext, type SourcePack } from "../../compiler/packs/emit/module.js";
 import { parseMetapath } from "../../compiler/metaschema/metapath.js";
-import { packProgram, runPack, type PackModule, type PackRule } from "../../runtime/packs/engine.js";
+import type { PackModule, PackRule } from "../../runtime/packs/engine.js";
+import { repoRoot } from "../helpers/corpus.js";
 
 // system-security-plan → metadata → parties; components → props.
 const DEFINITIONS: SourcePack["definitions"] = [
@@ -44,12 +45,15 @@ function pack(targets: string[][]): SourcePack {
 }
 
 function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: number) => boolean = () => true) {
-  const dir = mkdtempSync(path.join(tmpdir(), "oscal-pack-emit-"));
+  // In the package, as the build's modules are: package.json's imports resolve the runtime module's name there.
+  const outputs = path.join(repoRoot, "test-output");
+  mkdirSync(outputs, { recursive: true });
+  const dir = mkdtempSync(path.join(outputs, "pack-emit-"));
   try {
     const file = path.join(dir, "test.cjs");
     writeFileSync(file, emitPackModule(source, "test pack"));
-    const program = packProgram(createRequire(file)(file) as PackModule);
-    const { findings, results } = runPack(program, document, { active, now: new Date(0) });
+    const module = createRequire(file)(file) as PackModule;
+    const { findings, results } = module.runtime.runPack(module.runtime.packProgram(module), document, { active, now: new Date(0) });
     return { text: emitPackModule(source, "test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
   } finally {
     rmSync(dir, { recursive: true, force: true });

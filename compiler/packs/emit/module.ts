@@ -1,8 +1,9 @@
-// A rule pack's generated module: `module.exports = (primitives) => program`, where the program holds the node view's
-// definitions, the rules, the walk that finds every context node, and each context's lets and constraints, every
-// constraint a function that checks it at a context node and records the outcomes in the run's state
-// (runtime/packs/engine.ts PackProgram, Run). The module takes the primitives it calls as its one argument: it imports
-// nothing, so Node.js, the code cache and the browser bundle load it alike.
+// A rule pack's generated module: it requires its runtime module by name (RUNTIME_MODULE: the primitives and the engine)
+// and exports it with `program()`, which makes the program: the node view's definitions, the rules, the walk that finds
+// every context node, and each context's lets and constraints, every constraint a function that checks it at a context
+// node and records the outcomes in the run's state (runtime/packs/engine.ts PackModule, PackProgram, Run). The core runs
+// the program with the engine of that runtime module, as NIST's generated module creates its run in its helper module:
+// every node and error is then of the classes the generated code tests with instanceof, from whichever copy the core runs.
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../program-interface.js";
 import { code, Code, joinCode, jsonLiteral, lineComment, name, regexLiteral, type Name } from "../../codegen/code.js";
@@ -42,9 +43,12 @@ export interface SourcePack {
   contexts: SourceContext[];
 }
 
+/** What a pack's module requires: package.json's imports map it to the compiled run time, the browser bundle to the source. */
+const RUNTIME_MODULE = "#runtime/packs/runtime.js";
+
 /**
- * The primitives generated code may call (runtime/packs/primitives.ts), taken from the module's argument; declared to
- * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
+ * The primitives generated code may call (runtime/packs/primitives.ts), taken from the runtime module; declared to the
+ * run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
   "ChildNames", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
@@ -239,8 +243,10 @@ export function emitPackModule(pack: SourcePack, header: string): string {
   const searchKeys = searches.names.map((names) => name(declarations.constant(jsonLiteral(names).toString())));
   return code`${lineComment(header)}
 "use strict";
-module.exports = function program(primitives) {
-var { ${joinCode(PRIMITIVES.map(name))} } = primitives;
+var runtime = require(${RUNTIME_MODULE});
+var { ${joinCode(PRIMITIVES.map(name))} } = runtime;
+exports.runtime = runtime;
+exports.program = function program() {
 ${Code.verbatim(declarations.toString())}
 return {
 name: ${pack.name},

@@ -1,0 +1,12 @@
+// The one module a pack's generated module requires by name (#runtime/packs/runtime.js): the primitives its code calls
+// and the engine that runs it. The core reaches the engine through the pack's module (PackModule.runtime), so that the
+// nodes, scopes and NotEvaluated it makes are of the classes the generated code tests with instanceof, even where the
+// core runs from another copy of this directory (the tests run it from source; the module requires the compiled one).
+import type { PrimitiveName } from "#generated/packs/index.js";
+import * as primitives from "./primitives.js";
+
+export * from "./primitives.js";
+export { packProgram, runPack, Run } from "./engine.js";
+
+// Every primitive a pack's generated code calls: the build fails to type-check when one is missing here.
+primitives satisfies Record<PrimitiveName, unknown>;
