@@ -32,7 +32,7 @@ const browserTargets = {
       // The semantic checks' helpers, from their source: dist/ is not compiled yet when the bundle is built.
       "#runtime/semantic/helpers.cjs": path.join(root, "runtime/semantic/helpers.cts"),
       // Likewise each rule pack's runtime module, which the core runs the pack with too: one copy in the bundle.
-      "#runtime/packs/runtime.js": path.join(root, "runtime/packs/runtime.ts"),
+      "#runtime/packs/runtime.cjs": path.join(root, "runtime/packs/runtime.ts"),
     };
     const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));

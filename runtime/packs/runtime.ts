@@ -1,7 +1,8 @@
-// The one module a pack's generated module requires by name (#runtime/packs/runtime.js): the primitives its code calls
-// and the engine that runs it. The core reaches the engine through the pack's module (PackModule.runtime), so that the
-// nodes, scopes and NotEvaluated it makes are of the classes the generated code tests with instanceof, even where the
-// core runs from another copy of this directory (the tests run it from source; the module requires the compiled one).
+// The one module a pack's generated module requires by name (#runtime/packs/runtime.cjs: this module, bundled by
+// scripts/build-cli.mjs): the primitives its code calls and the engine that runs it. The core reaches the engine through
+// the pack's module (PackModule.runtime), so that the nodes, scopes and NotEvaluated it makes are of the classes the
+// generated code tests with instanceof, even where the core runs from another copy (the tests run it from source; the
+// pack module requires the compiled one).
 import type { PrimitiveName } from "#generated/packs/index.js";
 import * as primitives from "./primitives.js";
 

@@ -43,8 +43,11 @@ export interface SourcePack {
   contexts: SourceContext[];
 }
 
-/** What a pack's module requires: package.json's imports map it to the compiled run time, the browser bundle to the source. */
-const RUNTIME_MODULE = "#runtime/packs/runtime.js";
+/**
+ * What a pack's module requires: package.json's imports map it to the compiled run time (runtime/packs/runtime.ts,
+ * bundled as CommonJS by scripts/build-cli.mjs), the browser bundle to the source.
+ */
+const RUNTIME_MODULE = "#runtime/packs/runtime.cjs";
 
 /**
  * The primitives generated code may call (runtime/packs/primitives.ts), taken from the runtime module; declared to the
