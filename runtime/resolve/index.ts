@@ -32,7 +32,7 @@ export interface ResolutionFailure {
   detail: string;
   /** The profile, then each href followed down to the import at fault. */
   chain: string[];
-  /** What kind of fault: a document that cannot be had, a circular import, an import of neither profile nor catalog, ... */
+  /** What kind of fault: a document that is not available, a circular import, an import of neither profile nor catalog, ... */
   fault: ResolutionFault;
 }
 
@@ -42,7 +42,7 @@ export type ResolveResult =
 
 /**
  * Resolves an OSCAL profile (a parsed document, `{ "profile": ... }`) into the catalog it stands for, following
- * NIST's profile resolution specification: a circular import, a document that cannot be had, an import that is
+ * NIST's profile resolution specification: a circular import, a document that is not available, an import that is
  * neither profile nor catalog and a selection of controls the catalog lacks are errors naming the chain of hrefs.
  */
 export function resolveProfile(profile: unknown, options: ResolveOptions = {}): ResolveResult {

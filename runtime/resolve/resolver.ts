@@ -8,7 +8,7 @@ import { addTo, CONTROL_ORDER, deepCopy, GROUP_ORDER, isObject, keptAlways, type
 import { alterControl, setParameter } from "./modify.js";
 import { controlEntries, globPattern, markIncluded, type ControlEntry } from "./select.js";
 
-/** What kind of fault stops a resolution: callers answer a document that cannot be had differently from a bad profile. */
+/** What kind of fault stops a resolution: callers answer a document that is not available differently from a bad profile. */
 export type ResolutionFault = "document-unavailable" | "circular-import" | "not-profile-or-catalog" | "unknown-controls" | "invalid-profile";
 
 /** Why a profile cannot be resolved; `chain` is the hrefs from the profile to the import at fault. */
@@ -59,7 +59,7 @@ function acquire(href: string, profile: Obj, context: Context): LoadedDocument {
   const { loader } = context.settings;
   if (!href.startsWith("#")) {
     const loaded = loader.load(href, context.uri);
-    return "unavailable" in loaded ? fail(context, `the document cannot be had: ${loaded.unavailable}`, "document-unavailable") : loaded;
+    return "unavailable" in loaded ? fail(context, `the document is not available: ${loaded.unavailable}`, "document-unavailable") : loaded;
   }
   const uuid = href.slice(1);
   const resource = objects(isObject(profile["back-matter"]) ? profile["back-matter"].resources : undefined).find((candidate) => candidate.uuid === uuid);
@@ -81,7 +81,7 @@ function acquire(href: string, profile: Obj, context: Context): LoadedDocument {
       reasons.push("its base64 content is not a JSON document");
     }
   }
-  return fail(context, `the resource ${uuid} cannot be had: ${reasons.length === 0 ? "it has neither an rlink nor a base64" : reasons.join("; ")}`, "document-unavailable");
+  return fail(context, `the resource ${uuid} is not available: ${reasons.length === 0 ? "it has neither an rlink nor a base64" : reasons.join("; ")}`, "document-unavailable");
 }
 
 /** The catalog an import brings: the catalog itself, or the imported profile resolved first (req-circular-resolve). */

@@ -115,11 +115,11 @@ describe("POST /api/oscal/v1/resolve with a document library", () => {
     expect(circular.chain).toEqual([uuid, "home_profile.json", "circular_profile.json", "home_profile.json"]);
 
     const missing = await problemOf(await resolve(withLibrary, readJson(path.join(EXAMPLES, "broken_profile.json"))), 422, "ERR_DOCUMENT_UNAVAILABLE");
-    expect(missing.detail).toMatch(/^urn:uuid:[0-9a-f-]{36} -> missing_profile\.json: the document cannot be had: it is not in the document library$/);
+    expect(missing.detail).toMatch(/^urn:uuid:[0-9a-f-]{36} -> missing_profile\.json: the document is not available: it is not in the document library$/);
     expect(missing.chain.at(-1)).toBe("missing_profile.json");
 
     const remote = await problemOf(await resolve(withLibrary, profileImporting("https://example.test/not-in-the-index.json")), 422, "ERR_DOCUMENT_UNAVAILABLE");
-    expect(remote.detail).toBe(`${uuid} -> https://example.test/not-in-the-index.json: the document cannot be had: it is not in the document library (the service fetches nothing from the network)`);
+    expect(remote.detail).toBe(`${uuid} -> https://example.test/not-in-the-index.json: the document is not available: it is not in the document library (the service fetches nothing from the network)`);
 
     const neither = await problemOf(await resolve(withLibrary, profileImporting("ssp.json")), 422, "ERR_PROFILE_UNRESOLVABLE");
     expect(neither.detail).toBe(`${uuid} -> ssp.json: the document is neither an OSCAL profile nor an OSCAL catalog`);
@@ -141,7 +141,7 @@ describe("POST /api/oscal/v1/resolve with a document library", () => {
     const leaving = ["../outside.json", `../${path.basename(library)}/../outside.json`, outside, `file://${outside}`, "link.json", "/etc/hostname", "file:///etc/hostname"];
     for (const href of leaving) {
       const problem = await problemOf(await resolve(withLibrary, profileImporting(href)), 422, "ERR_DOCUMENT_UNAVAILABLE");
-      expect(problem.detail, href).toBe(`urn:uuid:3b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c -> ${href}: the document cannot be had: it leaves the document library`);
+      expect(problem.detail, href).toBe(`urn:uuid:3b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c -> ${href}: the document is not available: it leaves the document library`);
       expect(problem.detail.replace(href, "")).not.toContain(root);
     }
     const nul = await problemOf(await resolve(withLibrary, profileImporting("catalogs/%00.json")), 422, "ERR_DOCUMENT_UNAVAILABLE");
@@ -172,7 +172,7 @@ describe("POST /api/oscal/v1/resolve without a document library", () => {
 
   it("says the operator has configured no library when a profile imports anything else", async () => {
     const problem = await problemOf(await resolve(withoutLibrary, profileImporting(CATALOG_URL)), 422, "ERR_DOCUMENT_UNAVAILABLE");
-    expect(problem.detail).toBe(`urn:uuid:3b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c -> ${CATALOG_URL}: the document cannot be had: the operator has configured no document library`);
+    expect(problem.detail).toBe(`urn:uuid:3b1f5c2a-6d4e-4f8a-9b0c-1d2e3f4a5b6c -> ${CATALOG_URL}: the document is not available: the operator has configured no document library`);
     expect(problem.resolution).toMatch(/^This service has no document library/);
   });
 });

@@ -37,7 +37,7 @@ describe("NIST's profile resolution examples", () => {
   it("a missing import fails naming the profile and the href it could not have", () => {
     const error = errorOf(resolveCase(CASES.find((candidate) => candidate.profile === "broken_profile.json")!));
     expect(error.chain).toEqual(["broken_profile.json", "missing_profile.json"]);
-    expect(error.detail).toMatch(/^broken_profile\.json -> missing_profile\.json: the document cannot be had: there is no file .*missing_profile\.json$/);
+    expect(error.detail).toMatch(/^broken_profile\.json -> missing_profile\.json: the document is not available: there is no file .*missing_profile\.json$/);
   });
 
   it("each profile of the circular pair fails naming the cycle from where it starts", () => {

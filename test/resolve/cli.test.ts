@@ -58,7 +58,7 @@ describe("oscal-validate resolve", () => {
   it("without the mapping the baseline's catalog is not available: it is never fetched", () => {
     const result = run(["resolve", path.join(CORPUS, "profile/fedramp-rev5-low-baseline-profile.json")]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('#051a77c1-b61d-4995-8275-dacfe688d510: the resource 051a77c1-b61d-4995-8275-dacfe688d510 cannot be had: rlink "NIST_SP-800-53_rev5_catalog.json": there is no file');
+    expect(result.stderr).toContain('#051a77c1-b61d-4995-8275-dacfe688d510: the resource 051a77c1-b61d-4995-8275-dacfe688d510 is not available: rlink "NIST_SP-800-53_rev5_catalog.json": there is no file');
     expect(result.stdout).toBe("");
   });
 
@@ -68,7 +68,7 @@ describe("oscal-validate resolve", () => {
     const profile = put(dir, "profiles/p.json", { profile: { ...readJson(path.join(EXAMPLES, "include-all-test_profile.json")).profile, imports: [{ href: "../catalogs/abc.json", "include-all": {} }] } });
     const confined = run(["resolve", profile]);
     expect(confined.status).toBe(2);
-    expect(confined.stderr).toContain(`-> ../catalogs/abc.json: the document cannot be had: it leaves the allowed directory ${path.join(dir, "profiles")}`);
+    expect(confined.stderr).toContain(`-> ../catalogs/abc.json: the document is not available: it leaves the allowed directory ${path.join(dir, "profiles")}`);
     expect(run(["resolve", profile, "--documents", dir]).status).toBe(0);
     rmSync(dir, { recursive: true, force: true });
   });

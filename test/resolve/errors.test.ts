@@ -67,7 +67,7 @@ describe("resolution errors", () => {
     const error = errorOf(resolveFile(outer));
     expect(error.chain).toEqual(["outer.json", "missing-inner.json", "nowhere.json"]);
     expect(error.fault).toBe("document-unavailable");
-    expect(error.detail).toMatch(/^outer\.json -> missing-inner\.json -> nowhere\.json: the document cannot be had: there is no file /);
+    expect(error.detail).toMatch(/^outer\.json -> missing-inner\.json -> nowhere\.json: the document is not available: there is no file /);
   });
 
   it("a back-matter import whose resource is missing names its uuid", () => {
@@ -77,16 +77,16 @@ describe("resolution errors", () => {
 
   it("an href that leaves the allowed directory is refused, by .. and through a symbolic link", () => {
     const dotDot = put(allowed, "leaves.json", profileImporting("../outside-catalog.json"));
-    expect(errorOf(resolveFile(dotDot)).detail).toBe(`leaves.json -> ../outside-catalog.json: the document cannot be had: it leaves the allowed directory ${allowed}`);
+    expect(errorOf(resolveFile(dotDot)).detail).toBe(`leaves.json -> ../outside-catalog.json: the document is not available: it leaves the allowed directory ${allowed}`);
     symlinkSync(path.join(root, "outside-catalog.json"), path.join(allowed, "link.json"));
     const linked = put(allowed, "linked.json", profileImporting("link.json"));
-    expect(errorOf(resolveFile(linked)).detail).toMatch(/^linked\.json -> link\.json: the document cannot be had: it leaves the allowed directory .* through a symbolic link$/);
+    expect(errorOf(resolveFile(linked)).detail).toMatch(/^linked\.json -> link\.json: the document is not available: it leaves the allowed directory .* through a symbolic link$/);
   });
 
   it("a remote href is never fetched: it resolves only when mapped to a file", () => {
     const href = "https://example.org/catalog.json";
     const remote = put(allowed, "remote.json", profileImporting(href));
-    expect(errorOf(resolveFile(remote)).detail).toBe(`remote.json -> ${href}: the document cannot be had: it is not a local file and is not mapped to one (the network is never used)`);
+    expect(errorOf(resolveFile(remote)).detail).toBe(`remote.json -> ${href}: the document is not available: it is not a local file and is not mapped to one (the network is never used)`);
     expect(resolveFile(remote, { [href]: path.join(root, "outside-catalog.json") }).kind).toBe("catalog");
   });
 
@@ -96,7 +96,7 @@ describe("resolution errors", () => {
     expect(errorOf(resolveFile(profile))).toMatchObject({ detail: "imports-ssp.json -> ssp.json: the document is neither an OSCAL profile nor an OSCAL catalog", fault: "not-profile-or-catalog" });
     put(allowed, "not-json.json", "this is not JSON");
     const broken = put(allowed, "imports-text.json", profileImporting("not-json.json"));
-    expect(errorOf(resolveFile(broken)).detail).toMatch(/^imports-text\.json -> not-json\.json: the document cannot be had: the file .*not-json\.json is not a JSON or YAML document \(ERR_INVALID_JSON\)$/);
+    expect(errorOf(resolveFile(broken)).detail).toMatch(/^imports-text\.json -> not-json\.json: the document is not available: the file .*not-json\.json is not a JSON or YAML document \(ERR_INVALID_JSON\)$/);
   });
 
   it("selecting controls the catalog does not have names them", () => {

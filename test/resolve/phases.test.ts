@@ -223,7 +223,7 @@ describe("back-matter and imports of profiles", () => {
     const uuid = "66666666-6666-4666-8666-666666666666";
     const outer = profile({ "back-matter": { resources: [{ uuid, rlinks: [{ href: "a.json" }, { href: "b.json" }] }] } }, [{ href: `#${uuid}`, "include-all": {} }]);
     expect(errorOf(resolveProfile(outer, { documents: {} })).detail).toBe(
-      `profile -> #${uuid}: the resource ${uuid} cannot be had: rlink "a.json": no document is supplied for it; rlink "b.json": no document is supplied for it`,
+      `profile -> #${uuid}: the resource ${uuid} is not available: rlink "a.json": no document is supplied for it; rlink "b.json": no document is supplied for it`,
     );
   });
 });
