@@ -7,7 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseBody } from "../core/body.js";
 import { parseYamlBytes } from "../core/yaml.js";
-import { fileInside, fileLoader } from "../resolve/file-loader.js";
+import { fileInside, fileLoader, isInside } from "../resolve/file-loader.js";
 import { NOT_SUPPLIED } from "../packs/engine.js";
 import { asResolvedCatalog } from "../resolve/pack-documents.js";
 import { asFileDetail, inputFormatOf } from "./input-format.js";
@@ -92,7 +92,6 @@ function packageOf(roots: readonly string[], validated: string): { root: string;
   } catch {
     return undefined;
   }
-  const holding = roots.filter((root) => real === root || real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`));
-  const root = holding.sort((a, b) => b.length - a.length)[0];
+  const root = roots.filter((candidate) => isInside(candidate, real)).sort((a, b) => b.length - a.length)[0];
   return root === undefined ? undefined : { root, base: pathToFileURL(real).href };
 }

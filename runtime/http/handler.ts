@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { AccessControl, AccessDecision } from "../access/access-control.js";
 import type { RateDecision } from "../access/contracts.js";
+import { excerpt } from "../core/issue-bounds.js";
 import type { ValidateOptions } from "../core/validate.js";
 import type { ResolutionFailure } from "../resolve/index.js";
 import { PATHS, READ_METHODS, RETRY_AFTER_SECONDS, VALIDATE_METHODS, type ProblemCode } from "../api/definition.js";
@@ -286,10 +287,10 @@ class DocumentExchange implements BodySink, Cancellation {
   private unresolvable(failure: ResolutionFailure, rateHeaders: readonly string[]): OutgoingResponse {
     const unavailable = failure.fault === "document-unavailable";
     return this.handler.problems.problem(unavailable ? "ERR_DOCUMENT_UNAVAILABLE" : "ERR_PROFILE_UNRESOLVABLE", {
-      detail: excerpt(failure.detail, MAX_DETAIL_CHARS),
+      detail: bounded(failure.detail, MAX_DETAIL_CHARS),
       resolution: unavailable && !this.parts.hasDocumentLibrary ? NO_LIBRARY_RESOLUTION : undefined,
       headers: rateHeaders,
-      extensions: { chain: failure.chain.map((href) => excerpt(href, MAX_HREF_CHARS)) },
+      extensions: { chain: failure.chain.map((href) => bounded(href, MAX_HREF_CHARS)) },
     });
   }
 
@@ -329,8 +330,9 @@ class DocumentExchange implements BodySink, Cancellation {
 const MAX_HREF_CHARS = 256;
 const MAX_DETAIL_CHARS = 1024;
 
-function excerpt(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+/** `text`, or its excerpt (the core's, whole code points) ending in "…" within `max` characters. */
+function bounded(text: string, max: number): string {
+  return text.length > max ? excerpt(text, max - 1) : text;
 }
 
 function parseLength(value: string): number | undefined {

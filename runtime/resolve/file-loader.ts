@@ -15,7 +15,8 @@ export interface FileLoaderSettings {
   files?: Readonly<Record<string, string>>;
 }
 
-function isInside(dir: string, file: string): boolean {
+/** Whether `file` lies below `dir` (both absolute). */
+export function isInside(dir: string, file: string): boolean {
   const relative = path.relative(dir, file);
   return relative !== "" && !relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative);
 }

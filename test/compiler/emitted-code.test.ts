@@ -9,6 +9,7 @@ import { parseMetapath } from "../../compiler/metaschema/metapath.js";
 import { buildPaths } from "../../compiler/paths.js";
 import type { CompileUnit } from "../../compiler/semantic/emit/context.js";
 import { Walk } from "../../compiler/semantic/emit/walk.js";
+import { SMALL_PACK_DEFINITIONS } from "../helpers/small-pack.js";
 
 /** NIST constraints by id, per kind: flags and fields, predicates, datatypes, keys, indexes and their references. */
 const NIST_EXAMPLES: Record<ConstraintKind, string[]> = {
@@ -42,15 +43,6 @@ describe("code emitted for NIST's constraints", () => {
   }
 });
 
-// system-security-plan → metadata → parties; components → props.
-const DEFINITIONS: SourcePack["definitions"] = [
-  ["a", [["uuid", "uuid"]], [["metadata", "metadata", 1], ["component", "components", 2]]],
-  ["a", [], [["party", "parties", 3]]],
-  ["a", [["uuid", "uuid"], ["type", "type"]], [["prop", "props", 4]]],
-  ["a", [["uuid", "uuid"]], []],
-  ["a", [["name", "name"], ["value", "value"]], []],
-];
-
 /** Pack constraints per kind, each in a context of its own, with the expressions packs need and NIST's do not. */
 const PACK_EXAMPLES: Record<SourceConstraint["kind"], { context: string; lets?: [string, string][]; constraint: Omit<SourceConstraint, "rule" | "kind" | "target" | "test"> & { target?: string; test?: string } }[]> = {
   expect: [
@@ -72,7 +64,7 @@ describe("code emitted for a pack's constraints", () => {
       const withIndex = kind === "index-has-key" ? [...PACK_EXAMPLES.index.map((example) => ({ kind: "index", example })), ...examples.map((example) => ({ kind, example }))] : examples.map((example) => ({ kind, example }));
       const source: SourcePack = {
         name: "golden",
-        definitions: DEFINITIONS,
+        definitions: SMALL_PACK_DEFINITIONS,
         roots: { "system-security-plan": 0 },
         rules: withIndex.map((_, i) => ({ id: `TST-00${i}.a`, constraintId: `c${i}`, severity: "error", keyword: kind, description: `rule ${i}`, models: ["system-security-plan"] })),
         contexts: withIndex.map(({ kind: exampleKind, example }, i) => ({

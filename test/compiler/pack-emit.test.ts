@@ -10,15 +10,7 @@ import { emitPackModule, type SourceContext, type SourcePack } from "../../compi
 import { parseMetapath } from "../../compiler/metaschema/metapath.js";
 import type { PackModule, PackRule } from "../../runtime/packs/engine.js";
 import { repoRoot } from "../helpers/corpus.js";
-
-// system-security-plan → metadata → parties; components → props.
-const DEFINITIONS: SourcePack["definitions"] = [
-  ["a", [["uuid", "uuid"]], [["metadata", "metadata", 1], ["component", "components", 2]]],
-  ["a", [], [["party", "parties", 3]]],
-  ["a", [["uuid", "uuid"], ["type", "type"]], [["prop", "props", 4]]],
-  ["a", [["uuid", "uuid"]], []],
-  ["a", [["name", "name"], ["value", "value"]], []],
-];
+import { SMALL_PACK_DEFINITIONS } from "../helpers/small-pack.js";
 
 const DOCUMENT = {
   "system-security-plan": {
@@ -41,7 +33,7 @@ function pack(targets: string[][]): SourcePack {
     lets: [],
     constraints: [{ rule: i, kind: "expect", target: parseMetapath("."), test: parseMetapath("exists(prop[@name = 'a']) or @name = 'a'") }],
   }));
-  return { name: "test", definitions: DEFINITIONS, roots: { "system-security-plan": 0 }, rules: targets.map((_, i) => rule(i, "expect")), contexts };
+  return { name: "test", definitions: SMALL_PACK_DEFINITIONS, roots: { "system-security-plan": 0 }, rules: targets.map((_, i) => rule(i, "expect")), contexts };
 }
 
 function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: number) => boolean = () => true) {
