@@ -50,6 +50,7 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
         pack.rules.map((rule) => ({
           id: rule.id, area: rule.area, severity: rule.severity, source: rule.constraintId, defaultOn: rule.defaultOn,
           keyword: rule.keyword, models: rule.models, description: rule.description, set: pack.name, constraintId: rule.constraintId,
+          ...(rule.remarks === undefined ? {} : { remarks: rule.remarks }),
         })),
       ),
     ],

@@ -33,7 +33,8 @@ export interface PackBuildResult {
   name: string;
   title: string;
   sources: Record<string, string>;
-  rules: (PackRule & { defaultOn: false; area: string })[];
+  /** `remarks`: the pack's own remarks on the rule's constraint, in plain text, where it has any. */
+  rules: (PackRule & { defaultOn: false; area: string; remarks: string | undefined })[];
   constraints: { total: number; compiled: number; byKind: Record<string, { total: number; compiled: number }> };
   /** Constraints left out of the pack, with the reason. */
   notCompiled: { constraintId: string; kind: string; reason: string }[];
@@ -271,6 +272,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
       keyword: kinds.join("+"),
       description: `${first.formalName ?? first.message ?? constraintId} (${definition.name} ${constraintId})`,
       models: [...new Set(entries.flatMap((e) => e.models))].sort(),
+      remarks: entries.find((e) => e.constraint.remarks !== undefined)?.constraint.remarks,
     };
   });
   for (const { compiled, constraintId } of pending) compiled.rule = ruleIndex.get(constraintId)!;

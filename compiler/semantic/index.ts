@@ -29,6 +29,8 @@ export interface SemanticRuleInfo {
   fix?: string;
   /** NIST's constraint as written: its context definition, kind and Metapath (for those who read Metapath). */
   metapath?: string;
+  /** Why the rule exists, in NIST's words (the constraint's remarks, or its message where the description is not it). */
+  remarks?: string;
 }
 
 export interface SemanticBuildResult {
@@ -53,6 +55,16 @@ function reachableByModel(roots: Map<string, AssemblyDef>): Map<string, Set<Defi
     out.set(model, seen);
   }
   return out;
+}
+
+/**
+ * What NIST says of why a constraint exists: its remarks, else its message where that says more than the rule's
+ * description ("It is a best practice to provide a UUID."), not where the description is that message.
+ */
+function remarksOf(c: RawConstraint, description: string): string | undefined {
+  if (c.remarks !== undefined) return c.remarks;
+  const sentence = (text: string) => text.replace(/\.?$/, ".");
+  return c.message === undefined || sentence(c.message) === sentence(description) ? undefined : sentence(c.message);
 }
 
 function severityOf(level: string): { severity: "error" | "warning"; defaultOn: boolean } {
@@ -196,6 +208,8 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     if (words === undefined) throw new Error(`internal: ${rule.id} was compiled without a description`);
     rule.description = words.description;
     if (words.fix !== undefined) rule.fix = words.fix;
+    const remarks = remarksOf(rule.constraint, rule.description);
+    if (remarks !== undefined) rule.remarks = remarks;
   });
   checkJsonNames(roots, gen.ctx.navigations, options.completeSchema);
 

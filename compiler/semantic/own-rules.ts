@@ -57,5 +57,6 @@ export function profileImportConstraint(profile: AssemblyDef): RawConstraint {
     maxOccurs: undefined,
     test: undefined,
     message: undefined,
+    remarks: undefined,
   };
 }

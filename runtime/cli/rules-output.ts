@@ -3,13 +3,14 @@
 import { RULE_CATALOG, type RuleCatalogEntry } from "../core/rule-catalog.js";
 import type { RulesFormat } from "./arguments.js";
 
-/** One rule in full: what it checks, how to fix a finding, where it comes from and, for NIST's, its Metapath. */
+/** One rule in full: what it checks, why (where its source says), how to fix a finding, where it comes from and, for NIST's, its Metapath. */
 export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string {
   if (format === "json") return `${JSON.stringify(rule, null, 2)}\n`;
   const origin = rule.set === "nist" ? "NIST OSCAL metaschema" : rule.set === "ours" ? "this validator" : `the ${rule.set} rule pack`;
   const lines = [
     `${rule.id} (${rule.keyword}, ${rule.severity}, ${rule.defaultOn ? "on" : "off"} by default, level ${rule.level})`,
     rule.description,
+    ...(rule.remarks === undefined ? [] : [`Why: ${rule.remarks}`]),
     ...(rule.fix === undefined ? [] : [`Fix: ${rule.fix}`]),
     `Models: ${rule.models.join(", ")}`,
     `Source: ${origin}${rule.constraintId === undefined ? "" : `, constraint ${rule.constraintId}`}`,
@@ -22,7 +23,7 @@ export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string
 export function formatRules(format: RulesFormat, sets: readonly string[] = []): string {
   const catalog = sets.length === 0 ? RULE_CATALOG : RULE_CATALOG.filter((rule) => sets.includes(rule.set));
   if (format === "json") {
-    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, fix }) => ({ id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(fix === undefined ? {} : { fix }) }));
+    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, remarks, fix }) => ({ id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(remarks === undefined ? {} : { remarks }), ...(fix === undefined ? {} : { fix }) }));
     return `${JSON.stringify(rules, null, 2)}\n`;
   }
   const header = ["ID", "SET", "SEVERITY", "DEFAULT", "DESCRIPTION"];

@@ -28,6 +28,8 @@ export interface RuleCatalogEntry {
   fix?: string;
   /** A NIST rule's constraint as the metaschema writes it: context definition, target and test in Metapath. */
   metapath?: string;
+  /** Why the rule exists, where its source says: the constraint's remarks (or a NIST message saying more than the description), in plain text. */
+  remarks?: string;
 }
 
 // Manifest sources are "ours:<name>" for our rules, the constraint id for NIST constraints that have one, and
@@ -49,6 +51,7 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
     description: rule.description,
     ...("fix" in rule && rule.fix !== undefined ? { fix: rule.fix } : {}),
     ...("metapath" in rule && rule.metapath !== undefined ? { metapath: rule.metapath } : {}),
+    ...("remarks" in rule && rule.remarks !== undefined ? { remarks: rule.remarks } : {}),
   };
 }
 

@@ -206,8 +206,9 @@ export function rulesPage(baseUrl: string): string {
     const source = rule.set === "nist" ? "NIST" : escapeHtml(rule.set);
     const constraint = rule.constraintId === undefined ? source : `${source} <code>${escapeHtml(rule.constraintId)}</code>`;
     const origin = rule.set === "ours" ? "ours" : rule.metapath === undefined ? constraint : `${constraint}<br><small>Metapath: <code>${escapeHtml(rule.metapath)}</code></small>`;
+    const why = rule.remarks === undefined ? "" : `<br>Why: ${escapeHtml(rule.remarks)}`;
     const fix = rule.fix === undefined ? "" : `<br>Fix: ${escapeHtml(rule.fix)}`;
-    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${fix}</td></tr>`;
+    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${why}${fix}</td></tr>`;
   }).join("\n");
   const isPackRule = (rule: (typeof RULE_CATALOG)[number]) => rule.set !== "nist" && rule.set !== "ours";
   const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn && !isPackRule(rule)).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
@@ -237,8 +238,8 @@ where <code>schema_path</code> is the failing keyword's location in that model's
 for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definitions/oscal-catalog-oscal-metadata:metadata/required:required</code>.</li>
 <li><code>meta.semanticRules</code> of a report identifies the rule set that ran: <code>count</code> rules, and the SHA-256 of
 their sorted ids.</li></ul>
-<p>Each rule's description says what it checks in OSCAL's terms, and how to fix a finding where one sentence can say
-it; a NIST rule's Origin column gives its constraint as the metaschema writes it, in Metapath (findings never show
+<p>Each rule's description says what it checks in OSCAL's terms, why where its constraint's remarks say, and how to
+fix a finding where one sentence can say it; a NIST rule's Origin column gives its constraint as the metaschema writes it, in Metapath (findings never show
 Metapath; <code>oscal-validate rules --explain RULE</code> prints the same for one rule).</p>
 <table><tr><th>Rule id</th><th>Severity</th><th>Default</th><th>Constraint kind</th><th>Models</th><th>Origin</th><th>Description</th></tr>
 ${rows}

@@ -88,13 +88,13 @@ describe("oscal-validate --format junit", () => {
 });
 
 describe("oscal-validate rules", () => {
-  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description and fix", () => {
+  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description, remarks and fix", () => {
     const { status, stdout } = run(["rules", "--format", "json"]);
     expect(status).toBe(0);
     const rules = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rules).toHaveLength(RULE_CATALOG.length);
     expect(rules.map((rule) => rule.id)).toEqual(RULE_CATALOG.map((rule) => rule.id));
-    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.fix ? ["fix"] : [])].sort());
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.remarks ? ["remarks"] : []), ...(rule.fix ? ["fix"] : [])].sort());
     expect(rules.filter((rule) => rule.set === "ours").every((rule) => !("constraintId" in rule))).toBe(true);
     expect(rules.find((rule) => rule.id === "MET-045.a")).toMatchObject({
       set: "nist",
@@ -117,6 +117,14 @@ describe("oscal-validate rules", () => {
     expect(lines).toContain("Source: NIST OSCAL metaschema, constraint oscal-component-prop-name-values");
     expect(lines.at(-1)).toMatch(/^Metapath: prop\[has-oscal-namespace\('http:\/\/csrc\.nist\.gov\/ns\/oscal'\)\]\/@name in system-component /);
     expect(JSON.parse(run(["rules", "--explain", "MET-045.a", "--format", "json"]).stdout)).toEqual(RULE_CATALOG.find((rule) => rule.id === "MET-045.a"));
+  });
+
+  it("--explain says why, where the constraint's remarks do, in plain text", () => {
+    const lines = run(["rules", "--explain", "SSP-043.a"]).stdout.split("\n");
+    expect(lines[2]).toBe(
+      "Why: The hybrid cloud deployment model, as defined by The NIST Definition of Cloud Computing (https://doi.org/10.6028/NIST.SP.800-145), can be supported by selecting two or more of the existing deployment models.",
+    );
+    expect(run(["rules", "--explain", "MET-045.a"]).stdout).not.toContain("Why:");
   });
 
   it("--explain refuses an unknown rule, and validation refuses --explain", () => {

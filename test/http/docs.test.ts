@@ -48,6 +48,15 @@ describe("documentation of reports and rules", () => {
     for (const rule of RULE_CATALOG.filter((entry) => !entry.defaultOn)) expect(html).toContain(`<code>${rule.id}</code>`);
   });
 
+  it("/docs/rules says why a rule exists where its constraint's remarks do", async () => {
+    const html = await get("/docs/rules");
+    const row = (id: string) => unescapeHtml(new RegExp(`<tr id="${id.replace(".", "\\.")}">.*</tr>`).exec(html)![0]);
+    expect(row("SSP-010.a")).toContain(
+      "<br>Why: Since responsible-role associates multiple party-uuid entries with a single role-id, each role-id must be referenced only once.<br>Fix: ",
+    );
+    expect(row("MET-045.a")).not.toContain("Why:");
+  });
+
   it("/docs/rules lists each FedRAMP pack rule with its constraint id, and says the service reads no other document", async () => {
     const html = await get("/docs/rules");
     const packRules = RULE_CATALOG.filter((rule) => rule.set === "fedramp");
