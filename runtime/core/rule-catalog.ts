@@ -56,9 +56,9 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
 }
 
 const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {
-  "JSON-001.a": "A member name appears only once per object (JSON parsers disagree on which of repeated members counts)",
-  "JSON-002.a": "Strings and names hold no unpaired surrogate escape (not a character, and not representable in UTF-8 or XML)",
-  "JSON-003.a": "Strings and names hold no U+0000 or other C0 control character but tab, LF and CR (XML 1.0, and so OSCAL, excludes them)",
+  "JSON-001.a": "A member name appears only once per object (JSON parsers disagree on which of repeated members counts).",
+  "JSON-002.a": "Strings and names hold no unpaired surrogate escape (not a character, and not representable in UTF-8 or XML).",
+  "JSON-003.a": "Strings and names hold no U+0000 or other C0 control character but tab, LF and CR (XML 1.0, and so OSCAL, excludes them).",
 };
 
 /** What JSON.parse lets through: checked on every document's text at both levels, always on. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseMetapath } from "../../compiler/metaschema/metapath.js";
 import type { AssemblyDef, FieldDef, FlagDef } from "../../compiler/metaschema/metaschema.js";
-import { conditionsInWords, definitionNoun, flagNoun, indefinite, requirementInWords, selectionInWords } from "../../compiler/semantic/emit/plain-words.js";
+import { conditionsInWords, definitionNoun, flagNoun, indefinite, plural, requirementInWords, selectionInWords, theNode } from "../../compiler/semantic/emit/plain-words.js";
 
 const flag = (name: string, formalName?: string): FlagDef => ({ kind: "flag", name, contextPath: `m:@${name}`, asType: "string", formalName, description: undefined });
 const assembly = (name: string, formalName: string | undefined, flags: FlagDef[] = [], children: AssemblyDef[] = []): AssemblyDef => ({
@@ -32,13 +32,28 @@ describe("plain words", () => {
     expect(flagNoun(flag("href", "Hypertext Reference"), assembly("link", "Link"))).toBe("link's hypertext reference");
   });
 
-  it("puts the article people say", () => {
+  it("puts the article people say, none before a plural or mass noun", () => {
     expect(["activity", "UUID", "IPv4 address", "user", "resource"].map(indefinite)).toEqual(["an activity", "a UUID", "an IPv4 address", "a user", "a resource"]);
+    expect(["local definitions", "system characteristics", "document metadata", "system information", "status", "address", "group as-is"].map(indefinite)).toEqual([
+      "local definitions", "system characteristics", "document metadata", "system information", "a status", "an address", "a group as-is",
+    ]);
+  });
+
+  it("makes plurals of the last word, and of a word English has none for, entries", () => {
+    expect(["responsible role", "party", "address", "diagram ID", "Base64", "POA&M item"].map(plural)).toEqual(["responsible roles", "parties", "addresses", "diagram IDs", "Base64 entries", "POA&M items"]);
+  });
+
+  it("names a flag with its owner's noun once", () => {
+    const part = assembly("part", "Part", [flag("name", "Part Name")]);
+    const node = { type: { kind: "flag" as const, def: part.flags[0]!.def, owner: part }, conditions: ["in the OSCAL namespace"] };
+    expect(theNode(node)).toBe("the name of a part in the OSCAL namespace");
+    expect(flagNoun(flag("order", "Order"), assembly("insert-controls", "Insert Controls"))).toBe("order of insert controls");
   });
 
   it("says simple predicates in words, namespaces last, and gives up on any other", () => {
     expect(conditionsInWords(predicates("prop[has-oscal-namespace('http://csrc.nist.gov/ns/oscal') and @name=('a','b')]"))).toEqual(['with name "a" or "b"', "in the OSCAL namespace"]);
-    expect(conditionsInWords(predicates("link[@rel='diagram' and not(starts-with(@href,'#'))]"))).toEqual(['with rel "diagram" and whose href does not start with "#"']);
+    expect(conditionsInWords(predicates("link[@rel='diagram' and not(starts-with(@href,'#'))]"))).toEqual(['with rel "diagram" whose href does not start with "#"']);
+    expect(conditionsInWords(predicates("facet[@system='s' and @name='n']"))).toEqual(['with system "s" and name "n"']);
     expect(conditionsInWords(predicates("prop[@name='x' and count(link) > 1]"))).toBeNull();
     const property = { type: { kind: "flag" as const, def: flag("value", "Property Value"), owner: assembly("property", "Property") } };
     expect(selectionInWords({ ...property, conditions: null })).toBeUndefined();

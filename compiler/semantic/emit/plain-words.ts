@@ -20,19 +20,21 @@ export function definitionNoun(def: Definition): string {
 }
 
 /** A noun without its parenthesised abbreviation: "system security plan (SSP)" → "system security plan". */
-function bare(noun: string): string {
+export function bare(noun: string): string {
   return noun.replace(/ \([^)]*\)$/, "");
 }
 
 /**
  * A flag of an owner: its own noun where that names the owner already, or a word of it ("property name", "resource
- * UUID", a control group's "group identifier"), else with the owner's ("link's hypertext reference").
+ * UUID", a control group's "group identifier"), else with the owner's ("link's hypertext reference", "order of insert
+ * controls": a plural formal name takes no "'s").
  */
 export function flagNoun(flag: FlagDef, owner: AssemblyDef | FieldDef): string {
   const own = definitionNoun(flag);
   const ownerNoun = bare(definitionNoun(owner));
   const ownerWords = ownerNoun.toLowerCase().split(/[ -]/);
-  return ownerWords.includes(own.split(" ")[0]!.toLowerCase()) ? own : `${ownerNoun}'s ${own}`;
+  if (ownerWords.includes(own.split(" ")[0]!.toLowerCase())) return own;
+  return takesNoArticle(ownerNoun) ? `${own} of ${ownerNoun}` : `${ownerNoun}'s ${own}`;
 }
 
 /** The noun of a node of the document. */
@@ -40,10 +42,38 @@ export function nodeNoun(type: NodeType): string {
   return type.kind === "flag" ? flagNoun(type.def, type.owner) : definitionNoun(type.def);
 }
 
-/** "a" or "an", by how the noun is most likely spoken. */
+/** Nouns of a mass, not of one thing: "document metadata", "system information", "back matter". */
+const MASS_NOUNS = new Set(["metadata", "information", "matter"]);
+
+/**
+ * Whether a noun takes no "a": it names several things ("local definitions", "system characteristics", a plural
+ * formal name of one assembly) or a mass ("document metadata"). "status", "address" and "class" name one.
+ */
+export function takesNoArticle(noun: string): boolean {
+  const last = bare(noun).split(" ").pop()!.toLowerCase();
+  return MASS_NOUNS.has(last) || (/[^su]s$/.test(last) && !last.endsWith("is"));
+}
+
+/** "a" or "an", by how the noun is most likely spoken; none for a plural or mass noun ("local definitions"). */
 export function indefinite(noun: string): string {
+  if (takesNoArticle(noun)) return noun;
   // Acronyms are spelled out: "a UUID", "a URI", but "an IPv4 address".
   return /^(?:[aeioAEIO]|u(?!s|ni))/.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
+
+/**
+ * The plural of a noun, made on its last word ("responsible roles", "parties", "addresses", "UUIDs"); a last word
+ * English gives no plural ("Base64") takes "entries".
+ */
+export function plural(noun: string): string {
+  const words = noun.split(" ");
+  const last = words.pop()!;
+  const made = /^[a-z]+$/.test(last)
+    ? last.replace(/([^aeiou])y$/, "$1ie").replace(/(?:s|x|ch|sh)$/, "$&e") + "s"
+    : /^[A-Z]+$/.test(last)
+      ? `${last}s`
+      : `${last} entries`;
+  return [...words, made].join(" ");
 }
 
 export function capitalised(text: string): string {
@@ -129,7 +159,21 @@ export function conditionsInWords(predicates: readonly Expr[], subject?: string)
   }
   const namespaces = parts.filter((p) => p.startsWith("in the "));
   const others = parts.filter((p) => !p.startsWith("in the "));
-  return [...(others.length > 0 ? [others.join(" and ")] : []), ...namespaces];
+  return [...(others.length > 0 ? [joinedConditions(others)] : []), ...namespaces];
+}
+
+/**
+ * Conditions said as one phrase: "with" said once ("with system "x" and name "y""), a "whose" following a "with"
+ * without "and" ("with rel "diagram" whose href starts with "#"").
+ */
+function joinedConditions(conditions: readonly string[]): string {
+  return conditions.reduce((said, next, i) => {
+    if (i === 0) return next;
+    const previous = conditions[i - 1]!;
+    if (previous.startsWith("with ") && next.startsWith("with ")) return `${said} and ${next.slice("with ".length)}`;
+    if (previous.startsWith("with ") && next.startsWith("whose ")) return `${said} ${next}`;
+    return `${said} and ${next}`;
+  });
 }
 
 /** The predicates of a flag step in words, the flag itself (`.`) named by its JSON name. */
@@ -171,22 +215,29 @@ export function selectionInWords(node: { type: NodeType; conditions?: readonly s
 }
 
 /**
- * The noun of a node with what selected it: "property with name "method" in the OSCAL namespace"; `plural` goes
- * after the noun ("property items with name ...").
+ * The noun of a node with what selected it: "property with name "method" in the OSCAL namespace", or in the plural
+ * ("properties with name ...").
  */
-export function nodeNounWithConditions(node: { type: NodeType; conditions?: readonly string[] | null }, plural = ""): string {
-  const noun = `${nodeNoun(node.type)}${plural}`;
+export function nodeNounWithConditions(node: { type: NodeType; conditions?: readonly string[] | null }, inPlural = false): string {
+  const noun = inPlural ? plural(nodeNoun(node.type)) : nodeNoun(node.type);
   return node.conditions && node.conditions.length > 0 && node.type.kind !== "flag" ? `${noun} ${node.conditions.join(" ")}` : noun;
 }
 
 /**
  * The node with what selected it, with the definite article: "the hypertext reference of a link with rel "diagram"",
- * "the hash with algorithm "SHA-256"", "the property name".
+ * "the name of a part in the OSCAL namespace" (not "the part name of a part"), "the hash with algorithm "SHA-256"",
+ * "the property name".
  */
 export function theNode(node: { type: NodeType; conditions?: readonly string[] | null }): string {
   const selection = selectionInWords(node);
   if (selection === undefined) return `the ${nodeNoun(node.type)}`;
-  return node.type.kind === "flag" ? `the ${definitionNoun(node.type.def)} of ${selection}` : `the ${nodeNounWithConditions(node)}`;
+  return node.type.kind === "flag" ? `the ${withoutOwnerWord(definitionNoun(node.type.def), node.type.owner)} of ${selection}` : `the ${nodeNounWithConditions(node)}`;
+}
+
+/** A flag's noun without the word of it that names its owner, which the phrase names next: "part name" → "name". */
+function withoutOwnerWord(noun: string, owner: AssemblyDef | FieldDef): string {
+  const ownerWord = bare(definitionNoun(owner)).split(" ").pop()!;
+  return noun.startsWith(`${ownerWord} `) ? noun.slice(ownerWord.length + 1) : noun;
 }
 
 /**

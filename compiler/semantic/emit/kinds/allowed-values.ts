@@ -8,7 +8,7 @@ import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
 import { readsVariable, someNode, type SyntaxNode } from "../../../metaschema/syntax-tree.js";
 import { withAtom } from "../expressions.js";
 import { targetSegments } from "../navigation.js";
-import { capitalised, definitionNoun, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
+import { bare, capitalised, definitionNoun, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
 
 /** How findings of the rule name the value and where it applies: the first node it reaches decides, or, where its nodes
  * are named differently, "the value" and "here". */
@@ -21,15 +21,24 @@ function phrasesOf(ctx: EmitContext, rule: number, node: NodeRef): { subject: st
   return ctx.allowedPhrases.get(rule)!;
 }
 
-/** What the rule checks and how to fix a finding. */
-function ruleWords(unit: CompileUnit, node: NodeRef): { description: string; fix: string } {
+/**
+ * What the rule checks and how to fix a finding. `pooled`: other constraints reach the same node, one of them strict,
+ * and a value any of them lists is accepted, so a strict rule's list is not all it accepts. An allow-other rule never
+ * fails alone: it documents the known values (and, pooled, a strict rule accepts them too).
+ */
+function ruleWords(unit: CompileUnit, node: NodeRef, pooled: boolean): { description: string; fix: string } {
   const c = unit.constraint;
   const selection = selectionInWords(node);
   const values = [...new Set(c.enums.map((e) => e.value))];
   const listed = values.map((v) => JSON.stringify(v)).join(", ");
-  const within = node.type.def === c.context ? "" : `In ${indefinite(definitionNoun(c.context))}, `;
-  const allowed = values.length === 1 ? `is ${listed}` : `is one of ${values.length} values: ${listed}`;
-  const description = `${capitalised(`${within}${theNode(node)}`)} ${allowed}${c.allowOther ? " (other values are accepted too)" : ""}.`;
+  // The context is said unless the node is it, or is a flag of it ("In a property, the name of a property ...").
+  const contextIsNode = node.type.def === c.context || (node.type.kind === "flag" && node.type.owner === c.context);
+  const within = contextIsNode ? "" : `In ${indefinite(definitionNoun(c.context))}, `;
+  const subject = capitalised(`${within}${theNode(node)}`);
+  const site = bare(definitionNoun(node.type.kind === "flag" ? node.type.owner : node.type.def));
+  const description = c.allowOther
+    ? `${subject} has ${values.length === 1 ? `a known value: ${listed}` : `${values.length} known values: ${listed}`}. The rule documents ${values.length === 1 ? "it" : "them"} and never fails alone: ${pooled ? `a stricter rule for the same ${site} accepts ${values.length === 1 ? "it" : "them"} as well as its own values` : "other values are accepted too"}.`
+    : `${subject} is ${values.length === 1 ? listed : `one of ${values.length} values: ${listed}`}${pooled ? ` (or a value another rule for the same ${site} allows)` : ""}.`;
   const ownNamespace = node.type.kind === "flag" && node.type.def.name === "name" && selection?.includes("in the OSCAL namespace") ? `, or give ${indefinite(definitionNoun(node.type.owner))} of your own a namespace of your own (ns)` : "";
   return { description, fix: `Use one of the listed values${ownNamespace}.` };
 }
@@ -54,7 +63,7 @@ export const allowedValues: ConstraintEmitter = {
       sites.add(c);
       const v = ctx.fresh("v");
       fires = fires || ctx.multiSites.has(site) || !c.allowOther;
-      ctx.describeRule(rule, ruleWords(unit, node));
+      ctx.describeRule(rule, ruleWords(unit, node, ctx.multiSites.has(site)));
       const { subject, where } = phrasesOf(ctx, rule, node);
       if (ctx.multiSites.has(site)) {
         // A value another constraint of the site will enumerate at this node passes whatever this one says: counted as

@@ -19,9 +19,10 @@ export const indexDefinition: ConstraintEmitter = {
       (node) => {
         indexed.add(nodeNounWithConditions(node));
         const item = nodeNounWithConditions(node);
-        const key = keyNoun(c.keyFields, node.type);
+        // The item is named before its key: "the same file name", not "the same Base64's file name".
+        const key = keyNoun(c.keyFields, node.type, true);
         const excerpt = c.keyFields.length > 1 ? "EXKEY" : "EX";
-        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, " items")} in the document have the same ${key}: references name them by it.`, fix: `Give each ${item} its own ${key}.` });
+        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, true)} in the document have the same ${key}: references name them by it.`, fix: `Give each ${item} its own ${key}.` });
         return duplicateKeyCheck(keyExpression(ctx, c, node), index, rule, (k) => code`${`This ${item} repeats the ${key} `} + ${Code.verbatim(`${excerpt}(${k})`)} + ${` of an earlier one; references could not tell them apart.`}`.toString());
       },
       "",

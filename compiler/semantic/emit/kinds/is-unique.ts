@@ -18,9 +18,10 @@ export const isUnique: ConstraintEmitter = {
       ref,
       (node) => {
         const item = nodeNounWithConditions(node);
-        const key = keyNoun(c.keyFields, node.type);
+        // The item is named before its key: "the same file name", not "the same Base64's file name".
+        const key = keyNoun(c.keyFields, node.type, true);
         const excerpt = Code.verbatim(c.keyFields.length > 1 ? "EXKEY(k)" : "EX(k)");
-        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, " items")} in the same ${context} have the same ${key}.`, fix: `Give each ${item} its own ${key}, or merge the repeated ones.` });
+        ctx.describeRule(rule, { description: `No two ${nodeNounWithConditions(node, true)} in the same ${context} have the same ${key}.`, fix: `Give each ${item} its own ${key}, or merge the repeated ones.` });
         const report = code`R.report(${rule}, PL, ${`This ${item} repeats the ${key} `} + ${excerpt} + ${` of an earlier one in the same ${context}; each must be unique there.`});`.toString();
         return `{ const k = ${keyExpression(ctx, c, node)}; if (k !== null) { if (${seen} === null) ${seen} = k; else if (typeof ${seen} === "string") { if (${seen} === k) ${report} else ${seen} = new Set([${seen}, k]); } else { ${addingOnce(seen, "k", report)} } } }`;
       },
