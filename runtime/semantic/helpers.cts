@@ -333,7 +333,10 @@ function pairKey(first: number, second: number): number {
 }
 const RULE_KEY_BASE = 65_536;
 
-/** The rule reporting a miss by a combination of allowed-values constraints, and the rest of its message. */
+/**
+ * One strict rule reporting a miss by a combination of allowed-values constraints, and the rest of its message: the
+ * values of every constraint of the combination, in one string the combination's verdicts share.
+ */
 interface AllowedVerdict {
   strict: number;
   subject: string;
@@ -349,7 +352,7 @@ interface AllowedVerdict {
 export type ReferenceLabel = readonly [subject: string, missing: string, keyPrefix?: string];
 
 /** Verdicts by combination (see finishAllowedValues), per generated module: the same for every check it makes. */
-const VERDICTS = new WeakMap<RuleTables, Map<number | string, AllowedVerdict>>();
+const VERDICTS = new WeakMap<RuleTables, Map<number | string, readonly AllowedVerdict[]>>();
 
 /** Per-rule facts the generated module passes to each run, indexed by rule number. */
 export interface RuleTables {
@@ -680,30 +683,31 @@ export class SemanticRun {
         rules[known + 2] = i;
       }
     }
-    // Misses by the same constraints share the rule reported and the end of the message.
+    // Misses by the same constraints share the rules reported and the end of their messages.
     let verdicts = VERDICTS.get(this.tables);
     if (verdicts === undefined) VERDICTS.set(this.tables, (verdicts = new Map()));
     for (const first of missed.values()) {
       for (let node: MissedNode | null = first; node !== null; node = node.next) {
         if (node.matched) continue;
         const combination = reordered ? combinationInOrder(node.rules) : combinationKey(node.rules);
-        let verdict = verdicts.get(combination);
-        if (verdict === undefined) verdicts.set(combination, (verdict = this.allowedVerdict(reordered ? rulesInOrder(node.rules) : node.rules)));
-        this.reportDeferred(verdict.strict, this.nodeOf(node.place), allowedValuesMessage, node.value, verdict);
+        let nodeVerdicts = verdicts.get(combination);
+        if (nodeVerdicts === undefined) verdicts.set(combination, (nodeVerdicts = this.allowedVerdicts(reordered ? rulesInOrder(node.rules) : node.rules)));
+        const at = this.nodeOf(node.place);
+        for (const verdict of nodeVerdicts) this.reportDeferred(verdict.strict, at, allowedValuesMessage, node.value, verdict);
       }
     }
   }
 
-  /** The rule reporting a miss by `rules` (the first strict one) and the rest of its message. */
-  private allowedVerdict(rules: readonly number[]): AllowedVerdict {
+  /**
+   * A verdict for each strict rule of `rules`, in their order: every constraint that missed a node fails it, so a
+   * report filtered on any one of them shows the node. Allow-other rules only add their values to the messages.
+   */
+  private allowedVerdicts(rules: readonly number[]): AllowedVerdict[] {
     const { allowOther, allowedValues, allowedSubject, allowedWhere } = this.tables;
-    let strict = -1;
-    const allowed = new Set<string>();
-    for (const r of rules) {
-      if (strict < 0 && !allowOther[r]) strict = r;
-      for (const value of allowedValues[r]!) allowed.add(value);
-    }
-    return { strict, subject: allowedSubject[strict]!, where: allowedWhere[strict]!, allowed: allowedList(allowed) };
+    const values = new Set<string>();
+    for (const r of rules) for (const value of allowedValues[r]!) values.add(value);
+    const allowed = allowedList(values);
+    return rules.filter((r) => !allowOther[r]).map((strict) => ({ strict, subject: allowedSubject[strict]!, where: allowedWhere[strict]!, allowed }));
   }
 
   private finishReferences(): void {

@@ -38,13 +38,39 @@ describe("allowed-values", () => {
     const props = [{ name: "label", value: "C-1" }, { name: "bogus", value: "x" }];
     const parts = [{ ...statement("c1"), props: [{ name: "bogus", value: "y" }] }];
     const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", props, parts }] }));
+    const everyProperty = ruleFor("oscal-metadata-prop-name-values");
     expect(findings.map((f) => [f.ruleId, f.path])).toEqual([
       [ruleFor("oscal-control-prop-name"), "/catalog/controls/0/props/1/name"],
+      [everyProperty, "/catalog/controls/0/props/1/name"],
       [ruleFor("oscal-part-prop-name"), "/catalog/controls/0/parts/0/props/0/name"],
+      [everyProperty, "/catalog/controls/0/parts/0/props/0/name"],
     ]);
     // The values of the control's (or the part's) constraint and of every prop's own ("marking"), together.
     const propNameMessage = (...allowed: string[]) => `The property name "bogus" is not one of the values allowed for a property in the OSCAL namespace: ${allowed.map((v) => `"${v}"`).join(", ")}.`;
-    expect(findings.map((f) => f.message)).toEqual([propNameMessage("alt-identifier", "label", "marking", "sort-id", "status"), propNameMessage("alt-identifier", "label", "marking", "sort-id")]);
+    const ofControl = propNameMessage("alt-identifier", "label", "marking", "sort-id", "status");
+    const ofPart = propNameMessage("alt-identifier", "label", "marking", "sort-id");
+    expect(findings.map((f) => f.message)).toEqual([ofControl, ofControl, ofPart, ofPart]);
+  });
+  it("reports a value two strict constraints miss under each of them, at its path, and none another one lists", () => {
+    // A control's prop in the OSCAL namespace: the control's constraint lists "label", every prop's own only "marking".
+    const controlWith = (...names: string[]) => catalog({ controls: [{ id: "c1", title: "C", props: names.map((name) => ({ name, value: "v" })), parts: [statement("c1")] }] });
+    const ofControl = ruleFor("oscal-control-prop-name");
+    const everyProperty = ruleFor("oscal-metadata-prop-name-values");
+    const findings = run("catalog", controlWith("label", "bogus"));
+    for (const rule of [ofControl, everyProperty]) expect(only(findings, rule)).toEqual([{ path: "/catalog/controls/0/props/1/name", severity: "error" }]);
+    expect(findings.map((f) => f.ruleId)).toEqual([ofControl, everyProperty]);
+    expect(run("catalog", controlWith("label", "marking"))).toEqual([]);
+  });
+  it("reports a value strict and allow-other constraints miss under the strict one alone, and none only allow-other ones miss", () => {
+    // A terms-and-conditions part: its context lists 7 names, strictly; every assessment part's own constraint lists
+    // "asset", "method" and "objective", and allows other names.
+    const metadata = { title: "T", "last-modified": "2024-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" };
+    const plan = (...names: string[]) => ({
+      "assessment-plan": { uuid: UUID(1), metadata, "import-ssp": { href: "ssp.json" }, "terms-and-conditions": { parts: names.map((name) => ({ name, prose: "x" })) } },
+    });
+    const findings = run("assessment-plan", plan("methodology", "asset", "bogus")).filter((f) => f.keyword === "allowed-values");
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-terms-and-conditions-part-name"), "/assessment-plan/terms-and-conditions/parts/2/name"]]);
+    expect(findings[0]!.message).toContain('"asset", "assumptions"');
   });
   it("passes a control's part that one constraint of the site enumerates, and reports a deeper part only the other reaches", () => {
     // "overview" is allowed for a control's own parts, not for every part below it: a part of a part is reported.
@@ -54,13 +80,15 @@ describe("allowed-values", () => {
     const findings = run("catalog", catalog({ controls: [control] }));
     expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/parts/1/parts/0/name"]]);
   });
-  it("reports a part of a nested control once, naming first the constraint that reached it first", () => {
+  it("reports a part of a nested control under each constraint missing it, first the one that reached it first", () => {
     // The enclosing control's .//part search reaches the enhancement's part before the enhancement's own constraints:
-    // the enhancement's own .//part search (skipped as a repeat) must not change which rule reports it.
+    // the enhancement's own .//part search (skipped as a repeat) must neither report it again nor change the order.
     const enhancement = { id: "c1.1", title: "E", parts: [statement("c1.1"), { id: "c1.1_x", name: "bogus", prose: "z" }] };
     const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statement("c1")], controls: [enhancement] }] }));
-    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([[ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/1/name"]]);
-    expect(findings[0]!.message).toBe(partNameMessage("bogus", ...CONTROL_PARTS));
+    const path = "/catalog/controls/0/controls/0/parts/1/name";
+    expect(findings.map((f) => [f.ruleId, f.path, f.message])).toEqual(
+      [ruleFor("oscal-control-statement-part-name"), ruleFor("oscal-control-part-name")].map((rule) => [rule, path, partNameMessage("bogus", ...CONTROL_PARTS)]),
+    );
   });
   it("passes an assessment's part the control's search missed before its own constraint allowed it, and reports one none allows", () => {
     // The control's .//part search runs before the walk reaches its assessment part, whose constraint allows "objects".
@@ -68,11 +96,9 @@ describe("allowed-values", () => {
     const control = (id: string, more: object = {}) => ({ id, title: id, parts: [statement(id), assessment(id)], ...more });
     const findings = run("catalog", catalog({ controls: [control("c1", { controls: [control("c1.1")] })] })).filter((f) => f.keyword === "allowed-values");
     expect(findings.map((f) => [f.ruleId, f.path, f.message])).toEqual(
-      ["/catalog/controls/0", "/catalog/controls/0/controls/0"].map((control) => [
-        ruleFor("oscal-control-statement-part-name"),
-        `${control}/parts/1/parts/1/name`,
-        partNameMessage("bogus", ...OBJECTIVE_PARTS),
-      ]),
+      ["/catalog/controls/0", "/catalog/controls/0/controls/0"].flatMap((control) =>
+        [ruleFor("oscal-control-statement-part-name"), ruleFor("oscal-control-objective-part-subpart-name")].map((rule) => [rule, `${control}/parts/1/parts/1/name`, partNameMessage("bogus", ...OBJECTIVE_PARTS)]),
+      ),
     );
   });
   it("names the enclosing control's constraint first at every level of nesting, and passes what any constraint allows there", () => {
@@ -82,9 +108,10 @@ describe("allowed-values", () => {
     const enhancement = { id: "c1.1", title: "E", parts: [statementWith("c1.1", "guidance")], controls: [inner] };
     const findings = run("catalog", catalog({ controls: [{ id: "c1", title: "C", parts: [statementWith("c1", "item")], controls: [enhancement] }] }));
     expect(findings.map((f) => [f.ruleId, f.path, f.message])).toEqual([
-      // oscal-control-statement-part-name with oscal-control-statement-part-subpart-name
       [ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/parts/0/parts/0/name", partNameMessage("guidance", "assessment-objective", "item", "objective")],
+      [ruleFor("oscal-control-statement-part-subpart-name"), "/catalog/controls/0/controls/0/parts/0/parts/0/name", partNameMessage("guidance", "assessment-objective", "item", "objective")],
       [ruleFor("oscal-control-statement-part-name"), "/catalog/controls/0/controls/0/controls/0/parts/1/name", partNameMessage("bogus", ...CONTROL_PARTS)],
+      [ruleFor("oscal-control-part-name"), "/catalog/controls/0/controls/0/controls/0/parts/1/name", partNameMessage("bogus", ...CONTROL_PARTS)],
     ]);
   });
 });

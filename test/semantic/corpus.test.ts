@@ -4,6 +4,7 @@ import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { semanticChecks } from "../../generated/models.js";
 import { listCorpus, readCorpusBytes } from "../helpers/corpus.js";
+import { validateBytes } from "../../runtime/core/validate.js";
 import { ALL_RULES, DEFAULT_ON } from "./helpers.js";
 
 const { check } = semanticChecks();
@@ -35,6 +36,33 @@ describe("corpus at level=full", () => {
       if (Object.keys(counts).length > 0) expect(expected?.why, `review note for ${name}`).toBeTruthy();
     });
   }
+});
+
+describe("a value several strict constraints miss, on corpus documents", () => {
+  // Control props in the OSCAL namespace with names such as sort-order: the control's constraint and every prop's own
+  // miss them, and each reports them, the control's (met first) first.
+  const corpusBytes = (file: string) => readCorpusBytes(listCorpus().find((document) => document.file === file)!);
+  const pathsOf = (findings: readonly { ruleId: string; path: string }[], ruleId: string) => findings.filter((f) => f.ruleId === ruleId).map((f) => f.path);
+
+  it("is reported under each of them by the semantic layer: the CIS catalog", () => {
+    const findings = check("catalog", JSON.parse(new TextDecoder().decode(corpusBytes("catalog/cis-windows-server-2022-l1-member-server-catalog.json"))), DEFAULT_ON).findings;
+    const everyProperty = pathsOf(findings, "MET-001.a");
+    expect(everyProperty).toHaveLength(339);
+    expect(everyProperty).toEqual(pathsOf(findings, "CAT-002.a"));
+    expect(findings.map((f) => f.ruleId)).toEqual(everyProperty.flatMap(() => ["CAT-002.a", "MET-001.a"]));
+  });
+
+  it("is reported under each of them in a report at level full: the SP 800-53 rev4 high baseline", () => {
+    const outcome = validateBytes(corpusBytes("catalog/nist-sp800-53-rev4-high-baseline-resolved-catalog.json"), { level: "full", maxIssues: Number.POSITIVE_INFINITY });
+    if (outcome.kind !== "report") throw new Error(`expected a report, got ${outcome.kind}`);
+    const { issues, issueCount } = outcome.report;
+    const everyProperty = pathsOf(issues, "MET-001.a");
+    expect(everyProperty).toHaveLength(170);
+    expect(everyProperty).toEqual(pathsOf(issues, "CAT-002.a"));
+    for (const path of everyProperty) expect(issues.filter((issue) => issue.path === path).map((issue) => issue.ruleId)).toEqual(["CAT-002.a", "MET-001.a"]);
+    // 258 findings before, 170 of them under CAT-002.a: each of those nodes is now reported twice.
+    expect(issueCount).toBe(428);
+  });
 });
 
 describe("corpus findings in words", () => {

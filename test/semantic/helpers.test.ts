@@ -52,7 +52,7 @@ describe("semantic run", () => {
     ]);
   });
 
-  it("passes a value one of several allowed-values constraints enumerates, and reports a miss of all once", () => {
+  it("passes a value one of several allowed-values constraints enumerates, and reports a miss of all under the strict one", () => {
     const { run, at } = runOver("catalog");
     const accepted = { name: "y" };
     const rejected = { name: "w" };
@@ -64,6 +64,39 @@ describe("semantic run", () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ rule: 0, message: 'The part name "w" is not one of the values allowed here: "x", "z".' });
     expect(found[0]!.at.pointer).toBe("/catalog/parts/1/name");
+  });
+
+  it("reports a value two strict constraints miss under each, in its own words with the values of all", () => {
+    const { run, at } = runOver("catalog");
+    const rejected = { name: "w" };
+    const listedByOne = { name: "y" };
+    const missedByAllowOtherOnly = { name: "x" };
+    run.allowed(0, false, rejected, "name", "w", at("parts", 0, "name"));
+    run.allowed(2, false, rejected, "name", "w", at("parts", 0, "name"));
+    run.allowed(1, false, rejected, "name", "w", at("parts", 0, "name"));
+    run.allowed(0, false, listedByOne, "name", "y", at("parts", 1, "name"));
+    run.allowed(1, true, listedByOne, "name", "y", at("parts", 1, "name"));
+    run.allowed(0, true, missedByAllowOtherOnly, "name", "x", at("parts", 2, "name"));
+    run.allowed(2, false, missedByAllowOtherOnly, "name", "x", at("parts", 2, "name"));
+    const found = run.finish({ parts: [rejected, listedByOne, missedByAllowOtherOnly] }, 0);
+    expect(found.map((f) => [f.rule, f.at.pointer, f.message])).toEqual([
+      [0, "/catalog/parts/0/name", 'The part name "w" is not one of the values allowed here: "x", "y", "z".'],
+      [1, "/catalog/parts/0/name", 'The property name "w" is not one of the values allowed for a property in the OSCAL namespace: "x", "y", "z".'],
+    ]);
+  });
+
+  it("reports a miss by the same constraints under each of them on every node, from the verdicts of the first", () => {
+    // The second check of the same combination takes its verdicts from the first's: each node still gets one per rule.
+    const { run, at } = runOver("catalog");
+    const parts = [{ name: "v" }, { name: "w" }];
+    for (const [i, part] of parts.entries()) for (const rule of [1, 0]) run.allowed(rule, false, part, "name", part.name, at("parts", i, "name"));
+    const found = run.finish({ parts }, 0);
+    expect(found.map((f) => [f.rule, f.at.pointer, f.message])).toEqual([
+      [1, "/catalog/parts/0/name", 'The property name "v" is not one of the values allowed for a property in the OSCAL namespace: "x", "y".'],
+      [0, "/catalog/parts/0/name", 'The part name "v" is not one of the values allowed here: "x", "y".'],
+      [1, "/catalog/parts/1/name", 'The property name "w" is not one of the values allowed for a property in the OSCAL namespace: "x", "y".'],
+      [0, "/catalog/parts/1/name", 'The part name "w" is not one of the values allowed here: "x", "y".'],
+    ]);
   });
 
   it("passes a node matched long before another constraint misses it, however many matches lie between", () => {
@@ -104,8 +137,8 @@ describe("semantic run", () => {
   });
 
   /**
-   * The rule and the message of the one finding on a node that `made` rules miss as made, after a clock is taken, and
-   * then `asOf` rules miss as of that clock: the first strict rule in that order reports, with the values of them all.
+   * The rules and the messages of the findings on a node that `made` rules miss as made, after a clock is taken, and
+   * then `asOf` rules miss as of that clock: each strict rule reports, in that order, with the values of them all.
    */
   function verdictOnOneNode(made: readonly number[], asOf: readonly number[]): [number, string][] {
     const { run, at } = runOver("catalog");
@@ -118,13 +151,25 @@ describe("semantic run", () => {
     return run.finish({ parts: [part] }, 0).map((f) => [f.rule, f.message]);
   }
 
-  it("reports, of rules ordered alike, the one whose earliest miss was made first", () => {
-    expect(verdictOnOneNode([1], [0, 1])).toEqual([[0, 'The part name "w" is not one of the values allowed here: "x", "y".']]);
+  const partW = (...allowed: string[]) => `The part name "w" is not one of the values allowed here: ${allowed.map((v) => `"${v}"`).join(", ")}.`;
+  const propertyW = (...allowed: string[]) => `The property name "w" is not one of the values allowed for a property in the OSCAL namespace: ${allowed.map((v) => `"${v}"`).join(", ")}.`;
+
+  it("reports first, of rules ordered alike, the one whose earliest miss was made first", () => {
+    expect(verdictOnOneNode([1], [0, 1])).toEqual([
+      [0, partW("x", "y")],
+      [1, propertyW("x", "y")],
+    ]);
   });
 
   it("orders three rules missing one node by their earliest misses, as of a clock or as made", () => {
-    expect(verdictOnOneNode([1], [2, 0])).toEqual([[0, 'The part name "w" is not one of the values allowed here: "x", "y", "z".']]);
-    expect(verdictOnOneNode([0], [2, 1])).toEqual([[1, 'The property name "w" is not one of the values allowed for a property in the OSCAL namespace: "x", "y", "z".']]);
+    expect(verdictOnOneNode([1], [2, 0])).toEqual([
+      [0, partW("x", "y", "z")],
+      [1, propertyW("x", "y", "z")],
+    ]);
+    expect(verdictOnOneNode([0], [2, 1])).toEqual([
+      [1, propertyW("x", "y", "z")],
+      [0, partW("x", "y", "z")],
+    ]);
   });
 
   it("orders the misses made as of an earlier clock before those made after it, and after those made before it", () => {
@@ -141,10 +186,11 @@ describe("semantic run", () => {
     expect(found.map((f) => [f.rule, f.message])).toEqual([
       [0, 'The part name "v" is not one of the values allowed here: "x", "z".'],
       [0, 'The part name "w" is not one of the values allowed here: "x", "y".'],
+      [1, 'The property name "w" is not one of the values allowed for a property in the OSCAL namespace: "x", "y".'],
     ]);
   });
 
-  it("reports every unmatched key of one object, in the order first missed, each naming the constraints that missed it", () => {
+  it("reports every unmatched key of one object, in the order first missed, under each strict constraint that missed it", () => {
     const { run, at } = runOver("catalog");
     const prop = { value: "v", name: "n" };
     run.allowed(1, false, prop, "value", "v", at("props", 0, "value"));
@@ -154,6 +200,7 @@ describe("semantic run", () => {
     const found = run.finish({ props: [prop] }, 0);
     expect(found.map((f) => [f.at.pointer, f.rule, f.message])).toEqual([
       ["/catalog/props/0/value", 1, 'The property name "v" is not one of the values allowed for a property in the OSCAL namespace: "x", "y".'],
+      ["/catalog/props/0/value", 0, 'The part name "v" is not one of the values allowed here: "x", "y".'],
       ["/catalog/props/0/name", 0, 'The part name "n" is not one of the values allowed here: "x", "z".'],
     ]);
   });
