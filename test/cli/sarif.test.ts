@@ -168,6 +168,17 @@ describe("oscal-validate --format sarif", () => {
     expect(fingerprints()).toEqual(compact);
   });
 
+  it("tells apart the findings of one value under each allowed-values rule it fails", () => {
+    // A control's prop in the OSCAL namespace named "bogus": the control's constraint and every prop's own both fail it.
+    const control = { id: "c1", title: "C", props: [{ name: "bogus", value: "x" }], parts: [{ id: "c1_smt", name: "statement", prose: "Do it." }] };
+    put(cwd, "pooled.json", { catalog: { ...VALID_CATALOG.catalog, controls: [control] } });
+    const results = resultsFor(sarifOf(["--level", "full", "pooled.json"]).sarif, "pooled.json");
+    expect(results.map((result) => [result.ruleId, result.locations[0]!.logicalLocations![0]!.fullyQualifiedName])).toEqual(
+      ["CAT-002.a", "MET-001.a"].map((ruleId) => [ruleId, "/catalog/controls/0/props/0/name"]),
+    );
+    expect(new Set(results.map((result) => Object.values(result.partialFingerprints)[0])).size).toBe(2);
+  });
+
   it("with --max-issues, reports the cap as a notification per cut file", () => {
     const { sarif } = sarifOf(["--max-issues", "10", "big/many findings.json"]);
     expect(sarif.runs[0].results).toHaveLength(10);

@@ -144,12 +144,15 @@ describe("validation report", () => {
       return outcome.report;
     };
     const all = at(Infinity);
-    expect(all.issues.map((issue) => [issue.path, issue.severity])).toEqual([
-      ["/catalog/metadata/links/0/href", "warning"],
-      ["/catalog/controls/0/parts/1/name", "error"],
+    // The part name fails the constraint on a control's parts and the one on every part below it: reported under each.
+    expect(all.issues.map((issue) => [issue.path, issue.ruleId, issue.severity])).toEqual([
+      ["/catalog/metadata/links/0/href", "DOC-003.a", "warning"],
+      ["/catalog/controls/0/parts/1/name", "CAT-006.a", "error"],
+      ["/catalog/controls/0/parts/1/name", "CAT-008.a", "error"],
     ]);
-    expect(at(1)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [all.issues[0]] });
-    expect(at(0)).toMatchObject({ valid: false, issueCount: 2, truncated: true, issues: [] });
+    expect(at(2)).toMatchObject({ valid: false, issueCount: 3, truncated: true, issues: all.issues.slice(0, 2) });
+    expect(at(1)).toMatchObject({ valid: false, issueCount: 3, truncated: true, issues: [all.issues[0]] });
+    expect(at(0)).toMatchObject({ valid: false, issueCount: 3, truncated: true, issues: [] });
   });
 
   it("a document nested too deeply to validate is a typed ERR_PAYLOAD_TOO_LARGE, not a crash", () => {
