@@ -440,10 +440,13 @@ export class SemanticRun {
 
   private file(finding: Finding): void {
     this.findings.push(finding);
-    // Most nodes hold one finding: an array made with it has room for one, where an empty one grows to seventeen.
+    // Most nodes hold one finding, and a value several allowed-values rules fail two: an array made with them has room
+    // for just those, where pushing onto a full one grows it to seventeen.
     const { at } = finding;
-    if (at.findings === null) at.findings = [finding];
-    else at.findings.push(finding);
+    const held = at.findings;
+    if (held === null) at.findings = [finding];
+    else if (held.length === 1) at.findings = [held[0]!, finding];
+    else held.push(finding);
   }
 
   /** One allowed-values verdict on a node several constraints reach; decided in `finish`. */
