@@ -304,7 +304,8 @@ export class Run {
         }
       }
     }
-    return failure === undefined ? index : new NotEvaluated(`its index ${name} could not be built: ${failure}`);
+    // The failure alone ("it needs the document ..."): the index's name is Metapath, which a reader of the finding may not know.
+    return failure === undefined ? index : new NotEvaluated(failure);
   }
 
   private readonly documentViews = new Map<string, DocumentView | null>();

@@ -205,11 +205,14 @@ export function effectiveBoolean(items: readonly Item[]): boolean {
   return first !== "";
 }
 
-/** The one atom of an operand (none: undefined); `what` names the operator or function taking it when it has several. */
+/**
+ * The one atom of an operand (none: undefined). `what` says in words what the constraint does with it ("the constraint
+ * compares one value"), for the message when it has several: a reader of the finding knows no Metapath.
+ */
 export function oneAtom(items: readonly Item[], what: string): Atom | undefined {
   if (items.length === 1) return atomOf(items[0]!);
   const atoms = atomize(items);
-  if (atoms.length > 1) throw new NotEvaluated(`${what} received ${atoms.length} values where one is expected`);
+  if (atoms.length > 1) throw new NotEvaluated(`${what} where the document gives ${atoms.length}`);
   return atoms[0];
 }
 
@@ -375,7 +378,7 @@ export function flagValues(nodes: readonly Item[], flag: string): Item[] {
 export type KeyOf = { flag: string } | { value: Evaluator };
 
 function entryKey(key: KeyOf, focus: Item | undefined, scope: Scope): Atom | undefined {
-  return "flag" in key ? flagValueOf(key.flag, focus) : oneAtom(key.value(focus, scope), "map:entry");
+  return "flag" in key ? flagValueOf(key.flag, focus) : oneAtom(key.value(focus, scope), "the constraint keys its values by one value");
 }
 
 export function mapEntry(key: KeyOf, value: Evaluator, focus: Item | undefined, scope: Scope): Item[] {
@@ -467,8 +470,11 @@ export function pathOfFocus(focus: Item | undefined): Item[] {
 }
 
 /** fn:resolve-uri: documents are looked up by the href as written, as there is no base URI to resolve against. */
+/** What doc(), doc-available() and resolve-uri() take, in the words of their message when given several. */
+export const DOCUMENT_ADDRESS = "the constraint reads one document address";
+
 export function resolveUri(href: readonly Item[]): Item[] {
-  return href.length === 0 ? [] : [textOf(href, "resolve-uri()")!];
+  return href.length === 0 ? [] : [textOf(href, DOCUMENT_ADDRESS)!];
 }
 
 export function docAvailable(href: string | undefined, scope: Scope): Item[] {

@@ -138,7 +138,7 @@ export class ExpressionEmitter {
         const comparator = COMPARATORS[expr.op];
         if (expr.type === "vcmp") {
           // The left operand's atom first: an operand with several fails before the other is evaluated.
-          const what = literal(`"${expr.op}"`);
+          const what = literal("the constraint compares one value");
           return `return compareValues(${comparator}, oneAtom(${this.value(expr.left)}, ${what}), oneAtom(${this.value(expr.right)}, ${what}));`;
         }
         // An equality hashes a long side once per sequence: a side read from an ancestor is made one sequence per ancestor.
@@ -230,7 +230,9 @@ export class ExpressionEmitter {
   /** A call of the run time's helper for a Metapath function the code does not inline, its arguments evaluated in order. */
   private functionCall(name: string, args: readonly Expr[]): string {
     /** A string argument: its one atom as a string, undefined when the sequence is empty or the argument absent. */
-    const text = (at: number) => (args[at] === undefined ? "undefined" : `textOf(${this.value(args[at])}, ${literal(`${name}()`)})`);
+    // What the function does with its one value, in words: a finding that it got several is read by people who know no Metapath.
+    const what = name === "doc" || name === "doc-available" ? "DOCUMENT_ADDRESS" : literal("the constraint takes one value");
+    const text = (at: number) => (args[at] === undefined ? "undefined" : `textOf(${this.value(args[at])}, ${what})`);
     switch (name) {
       case "starts-with":
         return `startsWith(${text(0)}, ${text(1)})`;

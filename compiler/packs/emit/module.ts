@@ -54,7 +54,7 @@ const RUNTIME_MODULE = "#runtime/packs/runtime.cjs";
  * run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
+  "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
   "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep",
   "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less",

@@ -1,7 +1,7 @@
 // golden: expect
 "use strict";
 var runtime = require("#runtime/packs/runtime.cjs");
-var { ChildNames, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = runtime;
+var { ChildNames, DOCUMENT_ADDRESS, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = runtime;
 exports.runtime = runtime;
 exports.program = function program() {
 var k3 = new ChildNames(["prop"]);
@@ -109,7 +109,7 @@ var items = k31(f, s);
 return items;
 }
 function e29(f, s) {
-return startsWith(textOf(e30(f, s), "starts-with()"), textOf(k9, "starts-with()"));
+return startsWith(textOf(e30(f, s), "the constraint takes one value"), textOf(k9, "the constraint takes one value"));
 }
 var m32 = memo(e29);
 function e35(f, s) {
@@ -119,10 +119,10 @@ return items;
 }
 var k36 = [2];
 function e34(f, s) {
-return substring(textOf(e35(f, s), "substring()"), textOf(k36, "substring()"));
+return substring(textOf(e35(f, s), "the constraint takes one value"), textOf(k36, "the constraint takes one value"));
 }
 function e33(f, s) {
-return compareValues(equal, oneAtom(e34(f, s), "\"eq\""), oneAtom(k6, "\"eq\""));
+return compareValues(equal, oneAtom(e34(f, s), "the constraint compares one value"), oneAtom(k6, "the constraint compares one value"));
 }
 var m37 = memo(e33);
 function e28(f, s) {
