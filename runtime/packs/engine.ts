@@ -131,6 +131,17 @@ function placeFinding(node: XNode, context: XNode, message: string): FindingPlac
   return { path, message: said, document: href, documentPath };
 }
 
+/**
+ * The message of a failing flag or field value, quoting the value (as a template quotes one) where the pack's own words
+ * do not: it is what the reader has to change, and FedRAMP's messages mostly say only what is required.
+ */
+function quotingValue(message: string, target: XNode): string {
+  const { value } = target;
+  if (typeof value !== "string" && typeof value !== "number") return message;
+  const quoted = JSON.stringify(excerpt(String(value)));
+  return message.includes(quoted) ? message : `${message} (The value is ${quoted}.)`;
+}
+
 /** Per rule: targets that passed, failed, and how many evaluations could not be made. */
 export interface RuleResults {
   pass: number;
@@ -236,7 +247,7 @@ export class Run {
     this.results[rule]!.fail++;
     const text = () => (message === undefined ? this.program.rules[rule]!.description : message(target, scope));
     if (target instanceof XNode) {
-      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => placeFinding(target, node, text()) });
+      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => placeFinding(target, node, quotingValue(text(), target)) });
     } else {
       const place = placeFinding(node, node, text());
       if (this.firstReport(rule, `${place.path}\u0000${place.message}`)) this.findings.push({ rule, keyword, describe: () => place });
