@@ -2,6 +2,8 @@
 // Metapath, and the state of one check (path, findings, allowed-values unions, references resolved after the walk).
 // CommonJS because the generated module is CommonJS, loaded synchronously on the first full-level run.
 
+import { excerpt } from "../core/excerpt.cjs";
+
 /** A JSON Pointer segment: an array index or a property name. */
 export type Segment = string | number;
 
@@ -105,11 +107,9 @@ export function KEYREST(prefix: string, v: string | undefined): string | null {
   return v.slice(prefix.length);
 }
 
-/** Short excerpt of document content for messages (never more than ~80 characters). */
+/** A value of the document as messages quote it: a JSON string of the core's excerpt, as every layer's messages. */
 export function EX(v: unknown): string {
-  let s = String(v);
-  if (s.length > 80) s = s.slice(0, 77) + "...";
-  return JSON.stringify(s);
+  return JSON.stringify(excerpt(String(v)));
 }
 
 const ALLOWED_LISTS = new WeakMap<Iterable<string>, string>();

@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import manifest from "../../generated/manifest.json" with { type: "json" };
-import { EX } from "../../runtime/semantic/helpers.cjs";
 import { excerpt } from "../../runtime/core/issue-bounds.js";
 import { pointerTokens } from "../../runtime/core/json-pointer.js";
 import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
@@ -72,14 +71,8 @@ for (const rule of manifest.semanticRules) {
   if (names.every((name) => /^@[\w-]+$/.test(name))) KEY_FLAGS.set(rule.id, names.map((name) => name.slice(1)));
 }
 
-/**
- * How a message quotes a value: NIST's and our rules through the semantic layer's excerpt helper, the packs through the
- * core's. Both are JSON strings.
- */
-function quoted(ruleId: string, value: string | number): string {
-  const set = setOf.get(ruleId);
-  return set === "nist" || set === "ours" ? EX(value) : JSON.stringify(excerpt(String(value)));
-}
+/** How every layer's messages quote a value: a JSON string of the core's excerpt. */
+const quoted = (value: string | number): string => JSON.stringify(excerpt(String(value)));
 
 /** The kinds whose findings are about a value: the one found, or the key looked up or repeated. */
 const VALUE_KINDS = new Set(["allowed-values", "matches", "index-has-key", "index", "is-unique", "uuid-unique", "fragment-href"]);
@@ -185,7 +178,7 @@ function survey() {
         continue;
       }
       seen.quotedValues++;
-      if (!issue.message.includes(quoted(issue.ruleId, value))) unquoted.push(`${where} (${issue.keyword}): ${quoted(issue.ruleId, value)} not in ${issue.message}`);
+      if (!issue.message.includes(quoted(value))) unquoted.push(`${where} (${issue.keyword}): ${quoted(value)} not in ${issue.message}`);
     }
   }
   return { seen, metapath, unquoted, valueless, exempted, unresolved };

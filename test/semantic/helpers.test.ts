@@ -1,7 +1,7 @@
 // The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { allowedList, EXKEY, KEYN, KEYPAT, KEYREST, notAllowed, notOneOf, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+import { allowedList, EX, EXKEY, KEYN, KEYPAT, KEYREST, notAllowed, notOneOf, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
 
 // Rules 0 and 1 are strict, rule 2 allows other values; each names its values differently, so that a message tells
 // which rule wrote it.
@@ -257,6 +257,15 @@ describe("semantic run", () => {
       [2, "/catalog/links/2/href"],
     ]);
     expect(found[2]!.message).toBe('The link target "#bad%zz" names no id or uuid declared in this document.');
+  });
+});
+
+describe("quoted values", () => {
+  it("quote at most 64 code points, as the core's messages do, never cutting a character in two", () => {
+    expect(EX("a".repeat(64))).toBe(`"${"a".repeat(64)}"`);
+    expect(EX("a".repeat(65))).toBe(`"${"a".repeat(64)}…"`);
+    expect(EX("😀".repeat(65))).toBe(`"${"😀".repeat(64)}…"`);
+    expect(EX(12.5)).toBe('"12.5"');
   });
 });
 
