@@ -6,6 +6,7 @@ import { repoRoot } from "./paths.js";
 import type { SchemaPatch } from "./patches.js";
 import type { SemanticBuildResult } from "./semantic/index.js";
 import type { PackBuildResult } from "./packs/index.js";
+import { loadRuleExamples } from "./semantic/rule-examples.js";
 
 export const ENGINE_NAME = "oscal-validator";
 
@@ -35,6 +36,17 @@ export interface ManifestInput {
  * the release and which semantic rules exist.
  */
 export function buildManifest(input: ManifestInput): { manifest: string; runtime: string } {
+  const semanticRules = [
+    ...input.semantic.rules,
+    ...input.packs.flatMap((pack) =>
+      pack.rules.map((rule) => ({
+        id: rule.id, area: rule.area, severity: rule.severity, source: rule.constraintId, defaultOn: rule.defaultOn,
+        keyword: rule.keyword, models: rule.models, description: rule.description, set: pack.name, constraintId: rule.constraintId,
+        ...(rule.remarks === undefined ? {} : { remarks: rule.remarks }),
+      })),
+    ),
+  ];
+  const examples = loadRuleExamples(new Set(semanticRules.map((rule) => rule.id)));
   const body = {
     engine: ENGINE_NAME,
     validator: input.release,
@@ -43,17 +55,12 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
     patches: input.patches.map((patch) => ({ id: patch.id, title: patch.title, upstream: patch.upstream, schemas: Object.keys(patch.operations).sort() })),
     tools: toolVersions(),
     schemaRules: input.schemaRules,
-    // Pack rules are semantic rules too (default off, enabled by their pack or by id), marked with their pack.
-    semanticRules: [
-      ...input.semantic.rules,
-      ...input.packs.flatMap((pack) =>
-        pack.rules.map((rule) => ({
-          id: rule.id, area: rule.area, severity: rule.severity, source: rule.constraintId, defaultOn: rule.defaultOn,
-          keyword: rule.keyword, models: rule.models, description: rule.description, set: pack.name, constraintId: rule.constraintId,
-          ...(rule.remarks === undefined ? {} : { remarks: rule.remarks }),
-        })),
-      ),
-    ],
+    // Pack rules are semantic rules too (default off, enabled by their pack or by id), marked with their pack. A rule
+    // with a verified failing example carries it, for the rule catalog.
+    semanticRules: semanticRules.map((rule) => {
+      const example = examples.get(rule.id);
+      return example === undefined ? rule : { ...rule, example };
+    }),
     semanticNotApplicable: input.semantic.notApplicable,
     packs: input.packs.map((pack) => ({
       name: pack.name, title: pack.title, sources: pack.sources, constraints: pack.constraints,

@@ -1,9 +1,12 @@
 // `oscal-validate rules`: every semantic rule (or those of some sets), as a JSON array or an aligned table; or one
 // rule explained in full (--explain).
-import { RULE_CATALOG, type RuleCatalogEntry } from "../core/rule-catalog.js";
+import { RULE_CATALOG, type RuleCatalogEntry, type RuleExample } from "../core/rule-catalog.js";
 import type { RulesFormat } from "./arguments.js";
 
-/** One rule in full: what it checks, why (where its source says), how to fix a finding, where it comes from and, for NIST's, its Metapath. */
+/**
+ * One rule in full: what it checks, why (where its source says), how to fix a finding, where it comes from, for
+ * NIST's its Metapath, and a failing example where one is known.
+ */
 export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string {
   if (format === "json") return `${JSON.stringify(rule, null, 2)}\n`;
   const origin = rule.set === "nist" ? "NIST OSCAL metaschema" : rule.set === "ours" ? "this validator" : `the ${rule.set} rule pack`;
@@ -15,15 +18,23 @@ export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string
     `Models: ${rule.models.join(", ")}`,
     `Source: ${origin}${rule.constraintId === undefined ? "" : `, constraint ${rule.constraintId}`}`,
     ...(rule.metapath === undefined ? [] : [`Metapath: ${rule.metapath}`]),
+    ...(rule.example === undefined ? [] : exampleLines(rule.example)),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+function exampleLines(example: RuleExample): string[] {
+  return ["", `Example (a finding at ${example.pointer || "the document root"}):`, ...example.fragment.split("\n").map((line) => `  ${line}`)];
 }
 
 /** `sets`: the rule sets to list (`nist`, `ours`, a pack's name); every rule when empty. */
 export function formatRules(format: RulesFormat, sets: readonly string[] = []): string {
   const catalog = sets.length === 0 ? RULE_CATALOG : RULE_CATALOG.filter((rule) => sets.includes(rule.set));
   if (format === "json") {
-    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, remarks, fix }) => ({ id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(remarks === undefined ? {} : { remarks }), ...(fix === undefined ? {} : { fix }) }));
+    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, remarks, fix, example }) => ({
+      id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(remarks === undefined ? {} : { remarks }),
+      ...(fix === undefined ? {} : { fix }), ...(example === undefined ? {} : { example }),
+    }));
     return `${JSON.stringify(rules, null, 2)}\n`;
   }
   const header = ["ID", "SET", "SEVERITY", "DEFAULT", "DESCRIPTION"];

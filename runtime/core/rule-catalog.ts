@@ -30,6 +30,15 @@ export interface RuleCatalogEntry {
   metapath?: string;
   /** Why the rule exists, where its source says: the constraint's remarks (or a NIST message saying more than the description), in plain text. */
   remarks?: string;
+  /** A failing example, verified to make the rule report: where the finding points, and what the document holds there. */
+  example?: RuleExample;
+}
+
+export interface RuleExample {
+  /** The finding's JSON Pointer in the example's document. */
+  pointer: string;
+  /** The object at the pointer (or holding the value there), trimmed to what matters, as pretty-printed JSON. */
+  fragment: string;
 }
 
 // Manifest sources are "ours:<name>" for our rules, the constraint id for NIST constraints that have one, and
@@ -52,6 +61,7 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
     ...("fix" in rule && rule.fix !== undefined ? { fix: rule.fix } : {}),
     ...("metapath" in rule && rule.metapath !== undefined ? { metapath: rule.metapath } : {}),
     ...("remarks" in rule && rule.remarks !== undefined ? { remarks: rule.remarks } : {}),
+    ...("example" in rule && rule.example !== undefined ? { example: rule.example } : {}),
   };
 }
 

@@ -39,7 +39,7 @@ function page(title: string, baseUrl: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · ${SERVICE_NAME}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}section{margin-bottom:1.5rem}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}section{margin-bottom:1.5rem}pre{overflow-x:auto}</style>
 </head><body><nav>${nav}</nav><h1>${escapeHtml(title)}</h1>
 ${body}
 </body></html>
@@ -208,7 +208,9 @@ export function rulesPage(baseUrl: string): string {
     const origin = rule.set === "ours" ? "ours" : rule.metapath === undefined ? constraint : `${constraint}<br><small>Metapath: <code>${escapeHtml(rule.metapath)}</code></small>`;
     const why = rule.remarks === undefined ? "" : `<br>Why: ${escapeHtml(rule.remarks)}`;
     const fix = rule.fix === undefined ? "" : `<br>Fix: ${escapeHtml(rule.fix)}`;
-    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${why}${fix}</td></tr>`;
+    // A character reference for each line break keeps every rule on one line of the page's source.
+    const example = rule.example === undefined ? "" : `<details><summary>Example: a finding at ${rule.example.pointer === "" ? "the document root" : `<code>${escapeHtml(rule.example.pointer)}</code>`}</summary><pre>${escapeHtml(rule.example.fragment).replaceAll("\n", "&#10;")}</pre></details>`;
+    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${why}${fix}${example}</td></tr>`;
   }).join("\n");
   const isPackRule = (rule: (typeof RULE_CATALOG)[number]) => rule.set !== "nist" && rule.set !== "ours";
   const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn && !isPackRule(rule)).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
@@ -240,7 +242,9 @@ for example <code>nist-schema:${VALIDATOR_RELEASE}:catalog:required:#/definition
 their sorted ids.</li></ul>
 <p>Each rule's description says what it checks in OSCAL's terms, why where its constraint's remarks say, and how to
 fix a finding where one sentence can say it; a NIST rule's Origin column gives its constraint as the metaschema writes it, in Metapath (findings never show
-Metapath; <code>oscal-validate rules --explain RULE</code> prints the same for one rule).</p>
+Metapath; <code>oscal-validate rules --explain RULE</code> prints the same for one rule). Most rules show a failing
+example: where a finding points and the JSON the document holds there, taken from a real document changed until the
+rule reported on it.</p>
 <table><tr><th>Rule id</th><th>Severity</th><th>Default</th><th>Constraint kind</th><th>Models</th><th>Origin</th><th>Description</th></tr>
 ${rows}
 </table>`,

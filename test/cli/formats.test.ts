@@ -88,13 +88,15 @@ describe("oscal-validate --format junit", () => {
 });
 
 describe("oscal-validate rules", () => {
-  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description, remarks and fix", () => {
+  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description, remarks, fix and example", () => {
     const { status, stdout } = run(["rules", "--format", "json"]);
     expect(status).toBe(0);
     const rules = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rules).toHaveLength(RULE_CATALOG.length);
     expect(rules.map((rule) => rule.id)).toEqual(RULE_CATALOG.map((rule) => rule.id));
-    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.remarks ? ["remarks"] : []), ...(rule.fix ? ["fix"] : [])].sort());
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.remarks ? ["remarks"] : []), ...(rule.fix ? ["fix"] : []), ...(rule.example ? ["example"] : [])].sort());
+    const withExample = RULE_CATALOG.find((rule) => rule.example !== undefined)!;
+    expect(rules.find((rule) => rule.id === withExample.id)!.example).toEqual(withExample.example);
     expect(rules.filter((rule) => rule.set === "ours").every((rule) => !("constraintId" in rule))).toBe(true);
     expect(rules.find((rule) => rule.id === "MET-045.a")).toMatchObject({
       set: "nist",
@@ -115,7 +117,7 @@ describe("oscal-validate rules", () => {
     expect(lines[1]).toMatch(/^In a component, the name of a property in the OSCAL namespace is one of \d+ values: "implementation-point", .*" \(or a value another rule for the same property allows\)\.$/);
     expect(lines[2]).toBe("Fix: Use one of the listed values, or give a property of your own a namespace of your own (ns).");
     expect(lines).toContain("Source: NIST OSCAL metaschema, constraint oscal-component-prop-name-values");
-    expect(lines.at(-1)).toMatch(/^Metapath: prop\[has-oscal-namespace\('http:\/\/csrc\.nist\.gov\/ns\/oscal'\)\]\/@name in system-component /);
+    expect(lines.find((line) => line.startsWith("Metapath: "))).toMatch(/^Metapath: prop\[has-oscal-namespace\('http:\/\/csrc\.nist\.gov\/ns\/oscal'\)\]\/@name in system-component /);
     expect(JSON.parse(run(["rules", "--explain", "MET-045.a", "--format", "json"]).stdout)).toEqual(RULE_CATALOG.find((rule) => rule.id === "MET-045.a"));
   });
 
@@ -125,6 +127,15 @@ describe("oscal-validate rules", () => {
       "Why: The hybrid cloud deployment model, as defined by The NIST Definition of Cloud Computing (https://doi.org/10.6028/NIST.SP.800-145), can be supported by selecting two or more of the existing deployment models.",
     );
     expect(run(["rules", "--explain", "MET-045.a"]).stdout).not.toContain("Why:");
+  });
+
+  it("--explain ends with a failing example where the catalog has one: where the finding points and the JSON there", () => {
+    const rule = RULE_CATALOG.find((entry) => entry.example !== undefined && entry.example.fragment.includes("\n"))!;
+    const lines = run(["rules", "--explain", rule.id]).stdout.trimEnd().split("\n");
+    const fragment = rule.example!.fragment.split("\n");
+    expect(lines.slice(-fragment.length - 2)).toEqual(["", `Example (a finding at ${rule.example!.pointer}):`, ...fragment.map((line) => `  ${line}`)]);
+    expect(JSON.parse(lines.slice(-fragment.length).join("\n"))).toEqual(JSON.parse(rule.example!.fragment));
+    expect(run(["rules", "--explain", "JSON-001.a"]).stdout).not.toContain("Example");
   });
 
   it("--explain refuses an unknown rule, and validation refuses --explain", () => {

@@ -66,10 +66,21 @@ describe("documentation of reports and rules", () => {
   });
 
   it("/docs/rules describes NIST's rules in words with a fix, and gives their Metapath apart", async () => {
-    const html = unescapeHtml(await get("/docs/rules"));
-    const row = /<tr id="MET-045\.a">(.*)<\/tr>/.exec(html)![1]!;
-    expect(row).toContain("<td>A resource has at least one resource link or Base64.<br>Fix: Add the missing resource link or Base64.</td>");
+    const row = unescapeHtml(/<tr id="MET-045\.a">(.*)<\/tr>/.exec(await get("/docs/rules"))![1]!);
+    expect(row).toContain("<td>A resource has at least one resource link or Base64.<br>Fix: Add the missing resource link or Base64.");
     expect(row).toContain("Metapath: <code>resource has 1..n of rlink|base64</code>");
+  });
+
+  it("/docs/rules shows a rule's failing example, where the catalog has one: the finding's pointer and the JSON there", async () => {
+    const html = await get("/docs/rules");
+    const withExample = RULE_CATALOG.filter((rule) => rule.example !== undefined);
+    expect(withExample.length).toBeGreaterThan(200);
+    for (const rule of withExample) {
+      const row = unescapeHtml(new RegExp(`<tr id="${rule.id.replace(".", "\\.")}">(.*)</tr>`).exec(html)![1]!);
+      expect(row).toContain(`<details><summary>Example: a finding at <code>${rule.example!.pointer}</code></summary><pre>${rule.example!.fragment}</pre></details>`);
+    }
+    const without = RULE_CATALOG.find((rule) => rule.example === undefined)!;
+    expect(new RegExp(`<tr id="${without.id.replace(".", "\\.")}">(.*)</tr>`).exec(html)![1]).not.toContain("Example");
   });
 
   it("/docs/rules is described in OpenAPI as a read-only page", () => {

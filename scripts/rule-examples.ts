@@ -1,0 +1,246 @@
+// Finds a failing example for each semantic rule and writes compiler/semantic/rule-examples.json, which the compiler
+// carries into the rule catalog: `npx tsx scripts/rule-examples.ts` after `make generate`, then review the diff.
+//
+// Each example is a real document of the shared inputs (the corpus, FedRAMP's example SSP and its unit-test content)
+// plus a JSON Patch of at most one mutation: a string value outside any list, a member removed, an array entry
+// removed or repeated. Every base document's own findings are examples too (an empty patch). The document is validated
+// at level full with every rule on (default-off rules and every pack), and for each rule the change that makes the
+// fewest other rules report (the first such in a fixed order) is kept, with the pointer of one finding of the rule and
+// what the document holds there. test/semantic/rule-examples.test.ts rebuilds every example and checks that it fails.
+// The same inputs give the same file.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import manifest from "#generated/manifest.json" with { type: "json" };
+import { applyPatch, type PatchOperation } from "../compiler/json-patch.js";
+import { RULE_EXAMPLES_FILE } from "../compiler/semantic/rule-examples.js";
+import { resolveBase, validateWithEveryRule, type RuleExample } from "../test/helpers/rule-examples.js";
+import { listCorpus } from "../test/helpers/corpus.js";
+import { MODELS } from "../runtime/core/report.js";
+
+/** Corpus documents mutated per model, smallest first: small documents keep the run short and the fragments plain. */
+const CORPUS_DOCUMENTS_PER_MODEL = 8;
+const CORPUS_SIZE_LIMIT = 2_000_000;
+/** The first documents of each model also get properties added (a change per property list and name: costly). */
+const PROPERTY_DOCUMENTS_PER_MODEL = 2;
+/** Values no allowed-values list holds, no reference names, and that break most datatypes (uri, date, integer). */
+const UNLISTED_VALUE = "zz-unlisted";
+const OTHER_UUID = "11111111-2222-4333-8444-555555555555";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Base {
+  /** How the test finds the document: `corpus:<model>/<file>` or `fedramp:<path under the FedRAMP folder>`. */
+  base: string;
+  /** Operations every example of the base starts with (a repair that lets the document pass the schema). */
+  repair: PatchOperation[];
+  mutate: boolean;
+  addProperties: boolean;
+}
+
+function bases(): Base[] {
+  const fedrampContent = readFileSync(path.join(resolveBase("fedramp:expected.json").directory, "expected.json"), "utf8");
+  const contentFiles = Object.keys(JSON.parse(fedrampContent) as Record<string, unknown>).sort();
+  const corpus = listCorpus();
+  const corpusBases = MODELS.flatMap((model) =>
+    corpus
+      .filter((document) => document.model === model && document.size <= CORPUS_SIZE_LIMIT)
+      .sort((a, b) => a.size - b.size || a.file.localeCompare(b.file))
+      .slice(0, CORPUS_DOCUMENTS_PER_MODEL)
+      .map((document, index): Base => ({ base: `corpus:${document.file}`, repair: [], mutate: true, addProperties: index < PROPERTY_DOCUMENTS_PER_MODEL })),
+  );
+  return [
+    // FedRAMP's example SSP has one empty title, which stops the schema layer and so every NIST rule.
+    { base: "fedramp:content/fedramp-ssp-example.json", repair: [{ op: "replace", path: "/system-security-plan/system-implementation/components/7/protocols/0/title", value: "HTTPS" }], mutate: true, addProperties: true },
+    ...corpusBases,
+    ...contentFiles.filter((file) => file !== "content/fedramp-ssp-example.json").map((file): Base => ({ base: `fedramp:${file}`, repair: [], mutate: false, addProperties: false })),
+  ];
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * One mutation per kind of node: nodes whose pointers differ only in array indexes (and, for objects with a `name`,
+ * `rel`, `ns` or `system`, in neither) are one kind, so a document of thousands of controls costs as much as one control.
+ */
+function mutations(document: Json, propertyNames?: readonly string[]): PatchOperation[][] {
+  const seen = new Set<string>();
+  const found: PatchOperation[][] = [];
+  const once = (shape: string, operations: PatchOperation[]) => {
+    if (seen.has(shape)) return;
+    seen.add(shape);
+    found.push(operations);
+  };
+  const walk = (node: Json, pointer: string, shape: string) => {
+    if (typeof node === "string") {
+      once(`${shape}=`, [{ op: "replace", path: pointer, value: UUID.test(node) ? OTHER_UUID : UNLISTED_VALUE }]);
+    } else if (Array.isArray(node)) {
+      // Every wanted property at once, in one change: the ones that make a rule report are then tried alone.
+      if (propertyNames !== undefined && pointer.endsWith("/props")) {
+        once(`${shape}@`, propertyNames.map((name, index): PatchOperation => ({ op: "add", path: `${pointer}/${node.length + index}`, value: { name, value: UNLISTED_VALUE } })));
+      }
+      if (node.length > 0) {
+        once(`${shape}-`, [{ op: "remove", path: `${pointer}/0` }]);
+        once(`${shape}+`, [{ op: "copy", from: `${pointer}/0`, path: `${pointer}/1` }]);
+      }
+      node.forEach((item, index) => walk(item, `${pointer}/${index}`, `${shape}/*`));
+    } else if (node !== null && typeof node === "object") {
+      const discriminators = ["name", "rel", "ns", "system"].filter((key) => typeof node[key] === "string").map((key) => `[${key}=${node[key] as string}]`);
+      const nodeShape = shape + discriminators.join("");
+      for (const [key, value] of Object.entries(node)) {
+        const memberPointer = `${pointer}/${escapeToken(key)}`;
+        const memberShape = `${nodeShape}/${key}`;
+        if (pointer !== "") once(`${memberShape}~`, [{ op: "remove", path: memberPointer }]);
+        walk(value, memberPointer, memberShape);
+      }
+    }
+  };
+  walk(document, "", "");
+  return found;
+}
+
+const FRAGMENT_MAX_LINES = 24;
+const STRING_MAX_LENGTH = 100;
+
+/** Where a change leaves its mark: the node it wrote, or the array or object it removed from. */
+function changedPointer(change: readonly PatchOperation[]): string | undefined {
+  const last = change.at(-1);
+  if (last === undefined) return undefined;
+  return last.op === "remove" ? last.path.slice(0, last.path.lastIndexOf("/")) : last.path;
+}
+
+function valueAt(document: Json, pointer: string): Json {
+  let node = document;
+  for (const token of tokens(pointer)) node = (Array.isArray(node) ? node[Number(token)] : (node as Record<string, Json>)[token])!;
+  return node;
+}
+
+function tokens(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * The object at `findingPointer` or holding it, trimmed: its scalar members, the branch down to what the change touched, and (unless that is
+ * too long) the first entry of its other members, scalars only; long strings are cut.
+ */
+function exampleFragment(document: Json, findingPointer: string, change: readonly PatchOperation[]): string {
+  // A value alone says little: show the object that holds it.
+  const path = [document];
+  for (const token of tokens(findingPointer)) {
+    const parent = path.at(-1)!;
+    path.push((Array.isArray(parent) ? parent[Number(token)] : (parent as Record<string, Json>)[token])!);
+  }
+  while (path.length > 1 && (path.at(-1) === null || typeof path.at(-1) !== "object" || Array.isArray(path.at(-1)))) path.pop();
+  const node = path.at(-1)!;
+  const pointer = `/${tokens(findingPointer).slice(0, path.length - 1).map(escapeToken).join("/")}`.replace(/^\/$/, "");
+  const changed = changedPointer(change);
+  const branch = changed !== undefined && (changed === pointer || changed.startsWith(`${pointer}/`)) ? tokens(changed).slice(tokens(pointer).length) : undefined;
+  const trim = (value: Json, onBranch: string[] | undefined, depth: number, context: boolean): Json | undefined => {
+    if (typeof value === "string") return value.length > STRING_MAX_LENGTH ? `${value.slice(0, STRING_MAX_LENGTH - 1)}…` : value;
+    if (value === null || typeof value !== "object") return value;
+    const next = onBranch?.[0];
+    const keep = (key: string, member: Json): Json | undefined => {
+      if (next === key) return trim(member, onBranch!.slice(1), depth + 1, context);
+      if (member === null || typeof member !== "object") return trim(member, undefined, depth + 1, context);
+      return context && depth === 0 ? trim(member, undefined, depth + 1, false) : undefined;
+    };
+    if (Array.isArray(value)) {
+      const index = next === undefined ? 0 : Number(next);
+      const kept = value[index] === undefined ? undefined : keep(String(index), value[index]!);
+      return kept === undefined ? (onBranch === undefined ? undefined : []) : [kept];
+    }
+    const members = Object.entries(value).map(([key, member]) => [key, keep(key, member)] as const);
+    return Object.fromEntries(members.filter(([, member]) => member !== undefined));
+  };
+  const withContext = JSON.stringify(trim(node, branch, 0, true), null, 2);
+  return withContext.split("\n").length <= FRAGMENT_MAX_LINES ? withContext : JSON.stringify(trim(node, branch, 0, false), null, 2);
+}
+
+/** Semantic findings of a validation, as rule id → pointers, none when the schema layer failed. */
+function findings(document: unknown): Map<string, string[]> | undefined {
+  const report = validateWithEveryRule(document);
+  const byRule = new Map<string, string[]>();
+  for (const issue of report.issues) {
+    if (issue.keyword === "not-evaluated") continue;
+    if (issue.ruleId.startsWith("nist-schema:")) continue;
+    byRule.set(issue.ruleId, [...(byRule.get(issue.ruleId) ?? []), issue.path]);
+  }
+  return byRule;
+}
+
+/**
+ * The property names that rules still without an example test (`@name='x'` in their Metapath), and a name no list
+ * holds, for the rules on the names themselves.
+ */
+function propertyNamesWanted(found: ReadonlyMap<string, unknown>): string[] {
+  const names = new Set<string>([UNLISTED_VALUE]);
+  for (const rule of manifest.semanticRules) {
+    if (found.has(rule.id) || !("metapath" in rule) || typeof rule.metapath !== "string" || !rule.metapath.startsWith("prop[")) continue;
+    const tested = /@name=(\('[^)]*'\)|'[^']*')/.exec(rule.metapath)?.[1] ?? "";
+    for (const quoted of tested.matchAll(/'([^']*)'/g)) names.add(quoted[1]!);
+  }
+  return [...names].sort();
+}
+
+interface Candidate extends RuleExample {
+  /** Distinct rules the change makes report: the fewer, the plainer the example. */
+  reporting: number;
+}
+
+function main(): void {
+  const known = new Set(manifest.semanticRules.map((rule) => rule.id));
+  const best = new Map<string, Candidate>();
+  const offer = (rule: string, candidate: Candidate) => {
+    const kept = best.get(rule);
+    if (kept === undefined || candidate.reporting < kept.reporting) best.set(rule, candidate);
+  };
+  for (const { base, repair, mutate, addProperties } of bases()) {
+    const original = resolveBase(base).read() as Json;
+    const repaired = structuredClone(original);
+    applyPatch(repaired, repair);
+    const baseline = findings(repaired)!;
+    for (const [rule, pointers] of baseline) {
+      if (!known.has(rule)) continue;
+      offer(rule, { base, patch: repair, pointer: pointers[0]!, fragment: exampleFragment(repaired, pointers[0]!, []), reporting: baseline.size });
+    }
+    if (!mutate) continue;
+    let tried = 0;
+    /** Applies a change; a change of several operations only points to the single operations worth trying. */
+    const attempt = (change: PatchOperation[]): PatchOperation[][] => {
+      const document = structuredClone(repaired);
+      applyPatch(document, change);
+      const after = findings(document);
+      tried++;
+      const fresh = new Map<string, string[]>();
+      for (const [rule, pointers] of after ?? []) {
+        const before = new Set(baseline.get(rule) ?? []);
+        const added = pointers.filter((pointer) => !before.has(pointer));
+        if (added.length > 0 && known.has(rule)) fresh.set(rule, added);
+      }
+      const narrower = new Set<PatchOperation>();
+      for (const [rule, pointers] of fresh) {
+        const kept = best.get(rule);
+        if (kept !== undefined && kept.reporting <= fresh.size) continue;
+        const covering = change.find((operation) => pointers[0] === operation.path || pointers[0]!.startsWith(`${operation.path}/`));
+        if (change.length > 1 && covering !== undefined) narrower.add(covering);
+        else offer(rule, { base, patch: [...repair, ...change], pointer: pointers[0]!, fragment: exampleFragment(document, pointers[0]!, change), reporting: fresh.size });
+      }
+      // Alone, an addition goes at the end of its array as it was.
+      return [...narrower].map((operation) => {
+        const array = operation.path.slice(0, operation.path.lastIndexOf("/"));
+        return [{ ...operation, path: `${array}/${(valueAt(repaired, array) as Json[]).length}` }];
+      });
+    };
+    const all = mutations(repaired, addProperties ? propertyNamesWanted(best) : undefined);
+    for (const change of all) for (const narrower of attempt(change)) attempt(narrower);
+    process.stderr.write(`${base}: ${tried} changes, ${best.size} rules with an example\n`);
+  }
+  const ordered = manifest.semanticRules.filter((rule) => best.has(rule.id)).map((rule) => {
+    const { reporting: _, ...example } = best.get(rule.id)!;
+    return [rule.id, example] as const;
+  });
+  writeFileSync(RULE_EXAMPLES_FILE, `${JSON.stringify(Object.fromEntries(ordered), null, 1)}\n`);
+  process.stderr.write(`${ordered.length} of ${manifest.semanticRules.length} rules have an example\n`);
+}
+
+main();

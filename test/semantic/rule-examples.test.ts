@@ -1,0 +1,72 @@
+// The rule catalog's failing examples are true: each one's document, rebuilt from its base and patch, makes its rule
+// report at the recorded pointer when validated at level full with every rule on, and the fragment the catalog shows
+// is what that document holds there.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyPatch } from "../../compiler/json-patch.js";
+import { RULE_EXAMPLES_FILE, loadRuleExamples } from "../../compiler/semantic/rule-examples.js";
+import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
+import { resolveBase, validateWithEveryRule, type RuleExample } from "../helpers/rule-examples.js";
+
+const examples = Object.entries(JSON.parse(readFileSync(RULE_EXAMPLES_FILE, "utf8")) as Record<string, RuleExample>);
+
+const bases = new Map<string, unknown>();
+function rebuild({ base, patch }: RuleExample): unknown {
+  if (!bases.has(base)) bases.set(base, resolveBase(base).read());
+  const document = structuredClone(bases.get(base));
+  applyPatch(document, patch);
+  return document;
+}
+
+/** The object at `pointer`, or the nearest object holding it: what a fragment shows. */
+function objectAt(document: unknown, pointer: string): unknown {
+  const path = [document];
+  for (const token of pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+    path.push((path.at(-1) as Record<string, unknown>)[token]);
+  }
+  while (path.length > 1 && (typeof path.at(-1) !== "object" || path.at(-1) === null || Array.isArray(path.at(-1)))) path.pop();
+  return path.at(-1);
+}
+
+/** A fragment may leave members and entries out and cut long strings ("…"), but holds nothing the document does not. */
+function isTrimmedFrom(fragment: unknown, actual: unknown): boolean {
+  if (typeof fragment === "string" && fragment.endsWith("…")) return typeof actual === "string" && actual.startsWith(fragment.slice(0, -1));
+  if (Array.isArray(fragment)) return Array.isArray(actual) && fragment.every((entry) => actual.some((item) => isTrimmedFrom(entry, item)));
+  if (fragment !== null && typeof fragment === "object") {
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
+    return Object.entries(fragment).every(([key, value]) => Object.hasOwn(actual, key) && isTrimmedFrom(value, (actual as Record<string, unknown>)[key]));
+  }
+  return fragment === actual;
+}
+
+describe("the rule catalog's failing examples", () => {
+  it("name catalog rules, and the catalog shows each one's pointer and fragment", () => {
+    expect(examples.length).toBeGreaterThan(0);
+    const catalog = new Map(RULE_CATALOG.map((rule) => [rule.id, rule]));
+    for (const [rule, example] of examples) expect(catalog.get(rule)?.example, rule).toEqual({ pointer: example.pointer, fragment: example.fragment });
+    expect(RULE_CATALOG.filter((rule) => rule.example !== undefined)).toHaveLength(examples.length);
+  });
+
+  it("stop the build when one names no rule or its fragment is not JSON", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rule-examples-"));
+    try {
+      const file = path.join(dir, "rule-examples.json");
+      writeFileSync(file, JSON.stringify({ "NOPE-001.a": { pointer: "/catalog", fragment: "{}" } }));
+      expect(() => loadRuleExamples(new Set(["MET-045.a"]), file)).toThrow(/NOPE-001\.a, which is no rule/);
+      writeFileSync(file, JSON.stringify({ "MET-045.a": { pointer: "/catalog", fragment: "{" } }));
+      expect(() => loadRuleExamples(new Set(["MET-045.a"]), file)).toThrow(SyntaxError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each(examples)("%s reports on its example at the recorded pointer, which holds the fragment", (rule, example) => {
+    const document = rebuild(example);
+    const report = validateWithEveryRule(document);
+    const reported = report.issues.filter((issue) => issue.ruleId === rule && issue.keyword !== "not-evaluated").map((issue) => issue.path);
+    expect(reported).toContain(example.pointer);
+    expect(isTrimmedFrom(JSON.parse(example.fragment), objectAt(document, example.pointer))).toBe(true);
+  });
+});
