@@ -2,12 +2,13 @@
 // carries into the rule catalog: `npx tsx scripts/rule-examples.ts` after `make generate`, then review the diff.
 //
 // Each example is a real document of the shared inputs (the corpus, FedRAMP's example SSP and its unit-test content)
-// plus a JSON Patch of at most one mutation: a string value outside any list, a member removed, an array entry
-// removed or repeated. Every base document's own findings are examples too (an empty patch). The document is validated
-// at level full with every rule on (default-off rules and every pack), and for each rule the change that makes the
-// fewest other rules report (the first such in a fixed order) is kept, with the pointer of one finding of the rule and
-// what the document holds there. test/semantic/rule-examples.test.ts rebuilds every example and checks that it fails.
-// The same inputs give the same file.
+// plus a JSON Patch of at most one change (after a repair of the base, for FedRAMP's example SSP): a string value
+// outside any list, a member removed, an array entry removed or repeated, a property or facet added with a name or
+// value no list holds. A base document's own findings are examples too (no change). Each document is validated at
+// level full with every rule on (default-off rules and every pack); for each rule the change that makes the fewest
+// other rules report, at the finding's node where there is a choice (the first such in a fixed order), is kept, with
+// the pointer of one finding of the rule and what the document holds there. test/semantic/rule-examples.test.ts
+// rebuilds every example and checks that its rule reports there. The same inputs give the same file.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import manifest from "#generated/manifest.json" with { type: "json" };
@@ -20,9 +21,10 @@ import { MODELS } from "../runtime/core/report.js";
 /** Corpus documents mutated per model, smallest first: small documents keep the run short and the fragments plain. */
 const CORPUS_DOCUMENTS_PER_MODEL = 8;
 const CORPUS_SIZE_LIMIT = 2_000_000;
-/** The first documents of each model also get properties added (a change per property list and name: costly). */
-const PROPERTY_DOCUMENTS_PER_MODEL = 2;
-/** Values no allowed-values list holds, no reference names, and that break most datatypes (uri, date, integer). */
+/**
+ * Values no allowed-values list holds, no reference names, and that break most datatypes (uri, date, integer); a UUID
+ * stays a UUID, so that the schema still passes, and a fragment reference (`#...`) is also tried as one.
+ */
 const UNLISTED_VALUE = "zz-unlisted";
 const OTHER_UUID = "11111111-2222-4333-8444-555555555555";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +35,6 @@ interface Base {
   /** Operations every example of the base starts with (a repair that lets the document pass the schema). */
   repair: PatchOperation[];
   mutate: boolean;
-  addProperties: boolean;
 }
 
 function bases(): Base[] {
@@ -45,13 +46,13 @@ function bases(): Base[] {
       .filter((document) => document.model === model && document.size <= CORPUS_SIZE_LIMIT)
       .sort((a, b) => a.size - b.size || a.file.localeCompare(b.file))
       .slice(0, CORPUS_DOCUMENTS_PER_MODEL)
-      .map((document, index): Base => ({ base: `corpus:${document.file}`, repair: [], mutate: true, addProperties: index < PROPERTY_DOCUMENTS_PER_MODEL })),
+      .map((document): Base => ({ base: `corpus:${document.file}`, repair: [], mutate: true })),
   );
   return [
     // FedRAMP's example SSP has one empty title, which stops the schema layer and so every NIST rule.
-    { base: "fedramp:content/fedramp-ssp-example.json", repair: [{ op: "replace", path: "/system-security-plan/system-implementation/components/7/protocols/0/title", value: "HTTPS" }], mutate: true, addProperties: true },
+    { base: "fedramp:content/fedramp-ssp-example.json", repair: [{ op: "replace", path: "/system-security-plan/system-implementation/components/7/protocols/0/title", value: "HTTPS" }], mutate: true },
     ...corpusBases,
-    ...contentFiles.filter((file) => file !== "content/fedramp-ssp-example.json").map((file): Base => ({ base: `fedramp:${file}`, repair: [], mutate: false, addProperties: false })),
+    ...contentFiles.filter((file) => file !== "content/fedramp-ssp-example.json").map((file): Base => ({ base: `fedramp:${file}`, repair: [], mutate: false })),
   ];
 }
 
@@ -63,7 +64,7 @@ const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, 
  * One mutation per kind of node: nodes whose pointers differ only in array indexes (and, for objects with a `name`,
  * `rel`, `ns` or `system`, in neither) are one kind, so a document of thousands of controls costs as much as one control.
  */
-function mutations(document: Json, propertyNames?: readonly string[]): PatchOperation[][] {
+function mutations(document: Json, additions: Additions): PatchOperation[][] {
   const seen = new Set<string>();
   const found: PatchOperation[][] = [];
   const once = (shape: string, operations: PatchOperation[]) => {
@@ -74,10 +75,12 @@ function mutations(document: Json, propertyNames?: readonly string[]): PatchOper
   const walk = (node: Json, pointer: string, shape: string) => {
     if (typeof node === "string") {
       once(`${shape}=`, [{ op: "replace", path: pointer, value: UUID.test(node) ? OTHER_UUID : UNLISTED_VALUE }]);
+      if (node.startsWith("#")) once(`${shape}=#`, [{ op: "replace", path: pointer, value: `#${UNLISTED_VALUE}` }]);
     } else if (Array.isArray(node)) {
-      // Every wanted property at once, in one change: the ones that make a rule report are then tried alone.
-      if (propertyNames !== undefined && pointer.endsWith("/props")) {
-        once(`${shape}@`, propertyNames.map((name, index): PatchOperation => ({ op: "add", path: `${pointer}/${node.length + index}`, value: { name, value: UNLISTED_VALUE } })));
+      // Every wanted entry at once, in one change: the ones that make a rule report are then tried alone.
+      const key = pointer.slice(pointer.lastIndexOf("/") + 1);
+      if ((key === "props" || key === "facets") && additions[key].length > 0) {
+        once(`${shape}@`, additions[key].map((value, index): PatchOperation => ({ op: "add", path: `${pointer}/${node.length + index}`, value })));
       }
       if (node.length > 0) {
         once(`${shape}-`, [{ op: "remove", path: `${pointer}/0` }]);
@@ -115,24 +118,26 @@ function valueAt(document: Json, pointer: string): Json {
   return node;
 }
 
+function tokensToPointer(pointerTokens: readonly string[]): string {
+  return pointerTokens.map((token) => `/${escapeToken(token)}`).join("");
+}
+
 function tokens(pointer: string): string[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /**
- * The object at `findingPointer` or holding it, trimmed: its scalar members, the branch down to what the change touched, and (unless that is
- * too long) the first entry of its other members, scalars only; long strings are cut.
+ * The object at `findingPointer` or holding it, trimmed: its scalar members, the branch down to what the change
+ * touched, and (unless that is too long) the first entry of its other members, scalars only; long strings are cut.
  */
 function exampleFragment(document: Json, findingPointer: string, change: readonly PatchOperation[]): string {
   // A value alone says little: show the object that holds it.
-  const path = [document];
-  for (const token of tokens(findingPointer)) {
-    const parent = path.at(-1)!;
-    path.push((Array.isArray(parent) ? parent[Number(token)] : (parent as Record<string, Json>)[token])!);
-  }
-  while (path.length > 1 && (path.at(-1) === null || typeof path.at(-1) !== "object" || Array.isArray(path.at(-1)))) path.pop();
-  const node = path.at(-1)!;
-  const pointer = `/${tokens(findingPointer).slice(0, path.length - 1).map(escapeToken).join("/")}`.replace(/^\/$/, "");
+  const findingTokens = tokens(findingPointer);
+  let holding = findingTokens.length;
+  const isObject = (value: Json) => value !== null && typeof value === "object" && !Array.isArray(value);
+  while (holding > 0 && !isObject(valueAt(document, tokensToPointer(findingTokens.slice(0, holding))))) holding--;
+  const pointer = tokensToPointer(findingTokens.slice(0, holding));
+  const node = valueAt(document, pointer);
   const changed = changedPointer(change);
   const branch = changed !== undefined && (changed === pointer || changed.startsWith(`${pointer}/`)) ? tokens(changed).slice(tokens(pointer).length) : undefined;
   const trim = (value: Json, onBranch: string[] | undefined, depth: number, context: boolean): Json | undefined => {
@@ -150,14 +155,14 @@ function exampleFragment(document: Json, findingPointer: string, change: readonl
       return kept === undefined ? (onBranch === undefined ? undefined : []) : [kept];
     }
     const members = Object.entries(value).map(([key, member]) => [key, keep(key, member)] as const);
-    return Object.fromEntries(members.filter(([, member]) => member !== undefined));
+    return Object.fromEntries(members.filter(([, member]) => member !== undefined)) as Json;
   };
   const withContext = JSON.stringify(trim(node, branch, 0, true), null, 2);
   return withContext.split("\n").length <= FRAGMENT_MAX_LINES ? withContext : JSON.stringify(trim(node, branch, 0, false), null, 2);
 }
 
-/** Semantic findings of a validation, as rule id → pointers, none when the schema layer failed. */
-function findings(document: unknown): Map<string, string[]> | undefined {
+/** Semantic findings of a validation, as rule id → pointers (none when the schema layer failed). */
+function findings(document: unknown): Map<string, string[]> {
   const report = validateWithEveryRule(document);
   const byRule = new Map<string, string[]>();
   for (const issue of report.issues) {
@@ -168,23 +173,55 @@ function findings(document: unknown): Map<string, string[]> | undefined {
   return byRule;
 }
 
+/** Quoted values a Metapath compares a flag with: `@name='x'` or `@name=('x','y')`. */
+function compared(metapath: string, flag: string): string[] {
+  const tested = new RegExp(`@${flag}=(\\('[^)]*'\\)|'[^']*')`).exec(metapath)?.[1] ?? "";
+  return [...tested.matchAll(/'([^']*)'/g)].map((quoted) => quoted[1]!);
+}
+
+interface Additions {
+  props: Json[];
+  facets: Json[];
+}
+
 /**
- * The property names that rules still without an example test (`@name='x'` in their Metapath), and a name no list
- * holds, for the rules on the names themselves.
+ * The properties and facets that rules still without an example test (`@name='x'`, `@system='y'` in their Metapath),
+ * with a value no list holds; and entries whose name no list holds, for the rules on the names themselves.
  */
-function propertyNamesWanted(found: ReadonlyMap<string, unknown>): string[] {
+function additionsWanted(found: ReadonlyMap<string, unknown>): Additions {
   const names = new Set<string>([UNLISTED_VALUE]);
+  const facets = new Set<string>();
   for (const rule of manifest.semanticRules) {
-    if (found.has(rule.id) || !("metapath" in rule) || typeof rule.metapath !== "string" || !rule.metapath.startsWith("prop[")) continue;
-    const tested = /@name=(\('[^)]*'\)|'[^']*')/.exec(rule.metapath)?.[1] ?? "";
-    for (const quoted of tested.matchAll(/'([^']*)'/g)) names.add(quoted[1]!);
+    if (found.has(rule.id) || !("metapath" in rule) || typeof rule.metapath !== "string") continue;
+    const property = rule.metapath.indexOf("prop[");
+    if (property >= 0) for (const name of compared(rule.metapath.slice(property), "name")) names.add(name);
+    if (/ in facet /.test(rule.metapath)) {
+      const facetNames = compared(rule.metapath, "name");
+      for (const system of compared(rule.metapath, "system")) {
+        for (const name of facetNames.length > 0 ? facetNames : [UNLISTED_VALUE]) facets.add(JSON.stringify({ name, system, value: UNLISTED_VALUE }));
+      }
+    }
   }
-  return [...names].sort();
+  return {
+    props: [...names].sort().map((name) => ({ name, value: UNLISTED_VALUE })),
+    facets: [...facets].sort().map((facet) => JSON.parse(facet) as Json),
+  };
 }
 
 interface Candidate extends RuleExample {
-  /** Distinct rules the change makes report: the fewer, the plainer the example. */
-  reporting: number;
+  /**
+   * Distinct rules the change makes report (the fewer, the plainer the example), after any change at the finding's
+   * node: a change elsewhere leaves the fragment showing what is wrong but not what made it so.
+   */
+  score: number;
+}
+
+/** More than any count of rules: a change elsewhere is kept only when no change at the finding's node will do. */
+const ELSEWHERE = 10_000;
+
+function isAtFinding(change: readonly PatchOperation[], finding: string): boolean {
+  const changed = changedPointer(change);
+  return changed === undefined || changed === finding || changed.startsWith(`${finding}/`) || finding.startsWith(`${changed}/`);
 }
 
 function main(): void {
@@ -192,16 +229,16 @@ function main(): void {
   const best = new Map<string, Candidate>();
   const offer = (rule: string, candidate: Candidate) => {
     const kept = best.get(rule);
-    if (kept === undefined || candidate.reporting < kept.reporting) best.set(rule, candidate);
+    if (kept === undefined || candidate.score < kept.score) best.set(rule, candidate);
   };
-  for (const { base, repair, mutate, addProperties } of bases()) {
+  for (const { base, repair, mutate } of bases()) {
     const original = resolveBase(base).read() as Json;
     const repaired = structuredClone(original);
     applyPatch(repaired, repair);
-    const baseline = findings(repaired)!;
+    const baseline = findings(repaired);
     for (const [rule, pointers] of baseline) {
       if (!known.has(rule)) continue;
-      offer(rule, { base, patch: repair, pointer: pointers[0]!, fragment: exampleFragment(repaired, pointers[0]!, []), reporting: baseline.size });
+      offer(rule, { base, patch: repair, pointer: pointers[0]!, fragment: exampleFragment(repaired, pointers[0]!, []), score: baseline.size });
     }
     if (!mutate) continue;
     let tried = 0;
@@ -212,7 +249,7 @@ function main(): void {
       const after = findings(document);
       tried++;
       const fresh = new Map<string, string[]>();
-      for (const [rule, pointers] of after ?? []) {
+      for (const [rule, pointers] of after) {
         const before = new Set(baseline.get(rule) ?? []);
         const added = pointers.filter((pointer) => !before.has(pointer));
         if (added.length > 0 && known.has(rule)) fresh.set(rule, added);
@@ -220,10 +257,10 @@ function main(): void {
       const narrower = new Set<PatchOperation>();
       for (const [rule, pointers] of fresh) {
         const kept = best.get(rule);
-        if (kept !== undefined && kept.reporting <= fresh.size) continue;
+        if (kept !== undefined && kept.score <= fresh.size) continue;
         const covering = change.find((operation) => pointers[0] === operation.path || pointers[0]!.startsWith(`${operation.path}/`));
         if (change.length > 1 && covering !== undefined) narrower.add(covering);
-        else offer(rule, { base, patch: [...repair, ...change], pointer: pointers[0]!, fragment: exampleFragment(document, pointers[0]!, change), reporting: fresh.size });
+        else offer(rule, { base, patch: [...repair, ...change], pointer: pointers[0]!, fragment: exampleFragment(document, pointers[0]!, change), score: fresh.size + (isAtFinding(change, pointers[0]!) ? 0 : ELSEWHERE) });
       }
       // Alone, an addition goes at the end of its array as it was.
       return [...narrower].map((operation) => {
@@ -231,12 +268,12 @@ function main(): void {
         return [{ ...operation, path: `${array}/${(valueAt(repaired, array) as Json[]).length}` }];
       });
     };
-    const all = mutations(repaired, addProperties ? propertyNamesWanted(best) : undefined);
+    const all = mutations(repaired, additionsWanted(best));
     for (const change of all) for (const narrower of attempt(change)) attempt(narrower);
     process.stderr.write(`${base}: ${tried} changes, ${best.size} rules with an example\n`);
   }
   const ordered = manifest.semanticRules.filter((rule) => best.has(rule.id)).map((rule) => {
-    const { reporting: _, ...example } = best.get(rule.id)!;
+    const { score: _, ...example } = best.get(rule.id)!;
     return [rule.id, example] as const;
   });
   writeFileSync(RULE_EXAMPLES_FILE, `${JSON.stringify(Object.fromEntries(ordered), null, 1)}\n`);

@@ -71,6 +71,17 @@ const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES
   "JSON-003.a": "Strings and names hold no U+0000 or other C0 control character but tab, LF and CR (XML 1.0, and so OSCAL, excludes them).",
 };
 
+/** A catalog's metadata as text (JSON.parse reads it without complaint), each reported at its title. */
+export const TEXT_RULE_EXAMPLES: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], RuleExample> = {
+  "JSON-001.a": { pointer: "/catalog/metadata/title", fragment: textRuleFragment('"title": "Catalog",\n  "title": "Catalog, again"') },
+  "JSON-002.a": { pointer: "/catalog/metadata/title", fragment: textRuleFragment('"title": "Half a pair: \\ud800"') },
+  "JSON-003.a": { pointer: "/catalog/metadata/title", fragment: textRuleFragment('"title": "A bell: \\u0007"') },
+};
+
+function textRuleFragment(title: string): string {
+  return `{\n  ${title},\n  "last-modified": "2024-01-01T00:00:00Z",\n  "version": "1.0",\n  "oscal-version": "1.2.2"\n}`;
+}
+
 /** What JSON.parse lets through: checked on every document's text at both levels, always on. */
 const TEXT_RULES: readonly RuleCatalogEntry[] = Object.values(JSON_RULES).map((rule) => ({
   id: rule.ruleId,
@@ -81,6 +92,7 @@ const TEXT_RULES: readonly RuleCatalogEntry[] = Object.values(JSON_RULES).map((r
   keyword: rule.keyword,
   models: [...MODELS],
   description: TEXT_RULE_DESCRIPTIONS[rule.ruleId],
+  example: TEXT_RULE_EXAMPLES[rule.ruleId],
 }));
 
 /** Every semantic rule, in the manifest's (append-only id) order, then the JSON text rules. */

@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../compiler/json-patch.js";
 import { RULE_EXAMPLES_FILE, loadRuleExamples } from "../../compiler/semantic/rule-examples.js";
-import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
+import { RULE_CATALOG, TEXT_RULE_EXAMPLES } from "../../runtime/core/rule-catalog.js";
+import { validateText } from "../../runtime/core/validate.js";
 import { resolveBase, validateWithEveryRule, type RuleExample } from "../helpers/rule-examples.js";
 
 const examples = Object.entries(JSON.parse(readFileSync(RULE_EXAMPLES_FILE, "utf8")) as Record<string, RuleExample>);
@@ -46,7 +47,7 @@ describe("the rule catalog's failing examples", () => {
     expect(examples.length).toBeGreaterThan(0);
     const catalog = new Map(RULE_CATALOG.map((rule) => [rule.id, rule]));
     for (const [rule, example] of examples) expect(catalog.get(rule)?.example, rule).toEqual({ pointer: example.pointer, fragment: example.fragment });
-    expect(RULE_CATALOG.filter((rule) => rule.example !== undefined)).toHaveLength(examples.length);
+    expect(RULE_CATALOG.filter((rule) => rule.example !== undefined)).toHaveLength(examples.length + Object.keys(TEXT_RULE_EXAMPLES).length);
   });
 
   it("stop the build when one names no rule or its fragment is not JSON", () => {
@@ -68,5 +69,11 @@ describe("the rule catalog's failing examples", () => {
     const reported = report.issues.filter((issue) => issue.ruleId === rule && issue.keyword !== "not-evaluated").map((issue) => issue.path);
     expect(reported).toContain(example.pointer);
     expect(isTrimmedFrom(JSON.parse(example.fragment), objectAt(document, example.pointer))).toBe(true);
+  });
+
+  it.each(Object.entries(TEXT_RULE_EXAMPLES))("%s reports on its example's text, the metadata of a catalog, at the recorded pointer", (rule, example) => {
+    const text = `{"catalog": {"uuid": "11111111-2222-4333-8444-555555555555", "metadata": ${example.fragment}}}`;
+    const outcome = validateText(text, { level: "full" });
+    expect(outcome.kind === "report" && outcome.report.issues.map((issue) => [issue.ruleId, issue.path])).toEqual([[rule, example.pointer]]);
   });
 });
