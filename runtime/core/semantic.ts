@@ -124,10 +124,12 @@ export function runRulePacks(
   let count = 0;
   let errors = 0;
   let complete = true;
+  // The packs view the document and those they load once between them.
+  const validation = {};
   for (const name of activePacks(active)) {
     const { program, runPack } = loadedPack(name);
     if (!program.rules.some((rule) => rule.models.includes(model))) continue;
-    const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now });
+    const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now, sharedWith: validation });
     for (const finding of findings) {
       const rule = program.rules[finding.rule]!;
       const severity = finding.notEvaluated ? "warning" : rule.severity;

@@ -5,7 +5,7 @@
 // in. Other documents come only from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
-import { viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
+import { canonicalDefinitions, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import { NotEvaluated, type Evaluator } from "./primitives.js";
 import type * as runtime from "./runtime.js";
 
@@ -88,6 +88,12 @@ export interface PackRunOptions {
   /** Absent: every constraint that needs another document is reported as not evaluated. */
   documents?: DocumentSource;
   now: Date;
+  /**
+   * Runs given the same object share the views of the documents they read (the packs of one validation, which see the
+   * same documents and clock), so each document is viewed once. A view keeps the memos of every run on its nodes, and
+   * a memoised expression may read current-dateTime() or another document: the object must not outlive its validation.
+   */
+  sharedWith?: object;
 }
 
 export interface PackFinding {
@@ -118,15 +124,15 @@ export interface FindingPlace {
  * and the context node is the one every such constraint has. A context node outside the submitted document (a context
  * whose targets lead there) leaves only its root.
  */
-function placeFinding(node: XNode, context: XNode, message: string): FindingPlace {
-  const { href, readResolved } = node.view;
+function placeFinding(run: Run, node: XNode, context: XNode, message: string): FindingPlace {
+  const { href } = node.view;
   if (href === undefined) return { path: node.pointer(), message };
   const documentPath = node.pointer();
   const path = context.view.href === undefined ? context.pointer() : "";
   // Quoted as a message template quotes a value, so that a message naming the document already (the pack's own words)
   // is recognised and left as it is; the fields still say where.
   const shown = excerpt(href);
-  const document = readResolved ? `the catalog the imported document "${shown}" resolves to` : `the imported document "${shown}"`;
+  const document = run.readResolved.has(href) ? `the catalog the imported document "${shown}" resolves to` : `the imported document "${shown}"`;
   const said = message.includes(shown) ? message : `${message} (In ${document}, at ${documentPath || "/"}.)`;
   return { path, message: said, document: href, documentPath };
 }
@@ -227,10 +233,16 @@ export class Run {
   private readonly reportedNotEvaluated = new Set<number>();
   /** is-unique keys seen at the current context node, per rule (one map for the run: most sites have none). */
   private readonly seen = new Map<number, Set<string>>();
+  /**
+   * The hrefs of the documents a constraint read through resolve-profile(): each is then the catalog an imported
+   * profile resolves to. Kept per run, as other runs may share the view and read the document with doc() alone.
+   */
+  readonly readResolved = new Set<string>();
 
   constructor(
     readonly program: PackProgram,
     readonly options: PackRunOptions,
+    private readonly views: DocumentViews = documentViews(program, options.sharedWith),
   ) {
     this.results = program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
   }
@@ -247,9 +259,9 @@ export class Run {
     this.results[rule]!.fail++;
     const text = () => (message === undefined ? this.program.rules[rule]!.description : message(target, scope));
     if (target instanceof XNode) {
-      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => placeFinding(target, node, quotingValue(text(), target)) });
+      if (this.firstReport(rule, target)) this.findings.push({ rule, keyword, describe: () => placeFinding(this, target, node, quotingValue(text(), target)) });
     } else {
-      const place = placeFinding(node, node, text());
+      const place = placeFinding(this, node, node, text());
       if (this.firstReport(rule, `${place.path}\u0000${place.message}`)) this.findings.push({ rule, keyword, describe: () => place });
     }
   }
@@ -261,7 +273,7 @@ export class Run {
     if (this.reportedNotEvaluated.has(rule)) return;
     this.reportedNotEvaluated.add(rule);
     const at = target instanceof XNode ? target : node;
-    this.findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => placeFinding(at, node, `Not evaluated: ${error.message}.`) });
+    this.findings.push({ rule, keyword: "not-evaluated", notEvaluated: true, describe: () => placeFinding(this, at, node, `Not evaluated: ${error.message}.`) });
   }
 
   private firstReport(rule: number, key: unknown): boolean {
@@ -319,8 +331,6 @@ export class Run {
     return failure === undefined ? index : new NotEvaluated(failure);
   }
 
-  private readonly documentViews = new Map<string, DocumentView | null>();
-
   documentAvailable(href: string): boolean {
     return this.loadDocument(href) !== null;
   }
@@ -334,24 +344,53 @@ export class Run {
   private loadDocument(href: string): DocumentView | null {
     const { documents } = this.options;
     if (documents === undefined) throw new NotEvaluated(`it needs the document "${excerpt(href)}" and no documents were supplied`);
-    let view = this.documentViews.get(href);
+    const loaded = this.views.loaded;
+    let view = loaded.get(href);
     if (view === undefined) {
       const document = documentFor(documents, href);
       if (document === NOT_SUPPLIED) throw new NotEvaluated(`it needs the document "${excerpt(href)}", which was not supplied`);
-      view = document === undefined ? null : (viewOf(this.program, document, href) ?? null);
-      this.documentViews.set(href, view);
+      view = document === undefined ? null : (viewOf(this.views.data, document, href) ?? null);
+      loaded.set(href, view);
     }
     return view;
   }
+}
+
+/** The views of a validation's documents, made on first use: the submitted document's, and those doc() loads by href. */
+class DocumentViews {
+  private readonly submitted = new Map<unknown, DocumentView | undefined>();
+  /** By href: null when the documents answer that there is no such document. */
+  readonly loaded = new Map<string, DocumentView | null>();
+
+  constructor(readonly data: ViewDefinitions) {}
+
+  of(document: unknown): DocumentView | undefined {
+    if (!this.submitted.has(document)) this.submitted.set(document, viewOf(this.data, document));
+    return this.submitted.get(document);
+  }
+}
+
+/** Per object runs share, the views of each node-view definitions (packs compiled from one metaschema share theirs). */
+const sharedViews = new WeakMap<object, Map<ViewDefinitions, DocumentViews>>();
+
+function documentViews(program: PackProgram, sharedWith: object | undefined): DocumentViews {
+  const data = canonicalDefinitions(program);
+  if (sharedWith === undefined) return new DocumentViews(data);
+  let byDefinitions = sharedViews.get(sharedWith);
+  if (byDefinitions === undefined) sharedViews.set(sharedWith, (byDefinitions = new Map()));
+  let views = byDefinitions.get(data);
+  if (views === undefined) byDefinitions.set(data, (views = new DocumentViews(data)));
+  return views;
 }
 
 /** An array of objects' kind, copied empty by `slice`, which keeps the kind. */
 const NODE_ARRAY: XNode[] = [null as unknown as XNode];
 
 export function runPack(program: PackProgram, document: unknown, options: PackRunOptions): { findings: PackFinding[]; results: RuleResults[] } {
-  const view = viewOf(program, document);
+  const views = documentViews(program, options.sharedWith);
+  const view = views.of(document);
   if (view === undefined) return { findings: [], results: program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 })) };
-  const run = new Run(program, options);
+  const run = new Run(program, options, views);
 
   // Every context node with its scope, once, for contexts with work to do: one walk finds the nodes of them all.
   const isActive = program.rules.map((_, rule) => options.active(rule));

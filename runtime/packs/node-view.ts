@@ -307,8 +307,6 @@ export interface DocumentView {
   model: string;
   /** The href `doc()` loaded it by, as written; undefined for the submitted document. */
   href: string | undefined;
-  /** Whether a constraint read it through resolve-profile(): it is then the catalog an imported profile resolves to. */
-  readResolved: boolean;
   root: XNode;
   /** The document node's one child instance: its root. */
   rootRows: [string, string, number][];
@@ -330,12 +328,31 @@ function isAtom(v: unknown): v is string | number | boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
 }
 
+/** The first definitions seen with the same content, by their JSON. */
+const definitionsByContent = new Map<string, ViewDefinitions>();
+
+/**
+ * One object for every equal set of definitions: packs compiled from one metaschema have equal ones (numbered alike,
+ * as their generated code numbers them), and the views made with that object serve them all.
+ */
+export const canonicalDefinitions = cachedPer((data: ViewDefinitions): ViewDefinitions => {
+  const content = JSON.stringify([data.definitions, data.roots]);
+  let canonical = definitionsByContent.get(content);
+  if (canonical === undefined) definitionsByContent.set(content, (canonical = data));
+  return canonical;
+});
+
+let views = 0;
+/** How many document views have been made: the tests count with it that one validation views each document once. */
+export const viewsMade = (): number => views;
+
 /** The view of the submitted document (`href` undefined) or of one `doc()` loaded by `href`. */
 export function viewOf(data: ViewDefinitions, document: unknown, href?: string): DocumentView | undefined {
   if (!isObject(document)) return undefined;
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
-  const view = { data, model, href, readResolved: false, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
+  views++;
+  const view = { data, model, href, rootRows: [[model, model, data.roots[model]!]] } as DocumentView;
   view.root = new XNode(document[model], DOCUMENT, null, -1, view);
   return view;
 }

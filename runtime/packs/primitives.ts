@@ -485,15 +485,16 @@ export function doc(href: string | undefined, scope: Scope): Item[] {
   return href === undefined ? [] : [scope.run.document(href)];
 }
 
-export function resolveProfile(documents: readonly Item[]): Item[] {
+export function resolveProfile(documents: readonly Item[], scope: Scope): Item[] {
   const out: Item[] = [];
   for (const node of documents) {
     if (!(node instanceof XNode)) throw new Error("resolve-profile() takes a document");
-    if (node.view.model === "catalog") {
+    const { href, model, root } = node.view;
+    if (model === "catalog") {
       // A finding in it then says its pointer is one in the resolved catalog, not in the profile the href names.
-      node.view.readResolved = true;
-      out.push(node.view.root);
-    } else throw new NotEvaluated(`resolving a ${node.view.model} is not supported: supply its resolved catalog under the same href`);
+      if (href !== undefined) scope.run.readResolved.add(href);
+      out.push(root);
+    } else throw new NotEvaluated(`resolving a ${model} is not supported: supply its resolved catalog under the same href`);
   }
   return out;
 }

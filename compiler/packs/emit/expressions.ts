@@ -251,7 +251,7 @@ export class ExpressionEmitter {
       case "doc":
         return `doc(${text(0)}, s)`;
       case "resolve-profile":
-        if (args.length > 0) return `resolveProfile(${this.value(args[0]!)})`;
+        if (args.length > 0) return `resolveProfile(${this.value(args[0]!)}, s)`;
     }
     throw new Error(`unsupported Metapath function ${name}() with ${args.length} argument(s)`);
   }
