@@ -1,13 +1,14 @@
 // The local documents pack constraints may read (`doc()`, `doc-available()`, `resolve-profile()`): files named on the
 // command line, never the network. Each thread reads a file the first time a constraint asks for it and keeps it for
 // the run: as cheap as handing a parsed copy to every worker (structured clone costs what parsing does), and a file
-// that no document refers to is never read.
+// that no document refers to is never read. A file of the package that is validated too is parsed once for both.
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseBody } from "../core/body.js";
+import { parseBody, type ParsedBody } from "../core/body.js";
 import { parseYamlBytes } from "../core/yaml.js";
-import { fileInside, fileLoader, isInside } from "../resolve/file-loader.js";
+import { fileInside, fileLoader, isInside, readDocumentFile } from "../resolve/file-loader.js";
+import type { LoadedDocument, Unavailable } from "../resolve/loader.js";
 import { NOT_SUPPLIED } from "../packs/engine.js";
 import { asResolvedCatalog } from "../resolve/pack-documents.js";
 import { asFileDetail, inputFormatOf } from "./input-format.js";
@@ -30,21 +31,77 @@ export interface DocumentSettings {
 /** A document file that cannot be read or parsed; the message names it. */
 export class DocumentError extends Error {}
 
-const parsedFiles = new Map<string, unknown>();
+/** A document file's parse: a JSON file's as the core's (its text findings with it), a YAML file's as the YAML reader's. */
+type FileParse = ParsedBody | ReturnType<typeof parseYamlBytes>;
+
+/** Parses kept for the thread by real path: documents read for other documents, and files of a package validated. */
+const keptParses = new Map<string, FileParse>();
+/** Validated files are kept while their bytes add up to this at most: a walk of a large tree need not hold them all. */
+const KEPT_VALIDATED_BYTES = 32 * 1024 * 1024;
+let keptValidatedBytes = 0;
+let parses = 0;
+
+/** How many document files this thread has parsed: the tests count with it that a package's files are parsed once. */
+export const filesParsed = (): number => parses;
+
+function parseFile(file: string, bytes: Uint8Array): FileParse {
+  parses++;
+  return inputFormatOf(file) === "yaml" ? parseYamlBytes(bytes) : parseBody(bytes);
+}
+
+/** A file's key among the kept parses: its real path, the one a package's hrefs resolve to. */
+function keyOf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
 
 /** The parsed content of a document file (JSON, or YAML by its extension), read once per thread. */
 export function readDocument(file: string): unknown {
-  if (parsedFiles.has(file)) return parsedFiles.get(file);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    throw new DocumentError(`cannot read the document: ${describeFailure(file, error as NodeJS.ErrnoException).replace(/\.$/, "")}`);
+  const key = keyOf(file);
+  let parsed = keptParses.get(key);
+  if (parsed === undefined) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch (error) {
+      throw new DocumentError(`cannot read the document: ${describeFailure(file, error as NodeJS.ErrnoException).replace(/\.$/, "")}`);
+    }
+    parsed = parseFile(file, bytes);
+    if (!parsed.ok) throw new DocumentError(`the document ${file} cannot be used: ${parsed.error.code}: ${asFileDetail(parsed.error.detail)}`);
+    keptParses.set(key, parsed);
   }
-  const parsed = inputFormatOf(file) === "yaml" ? parseYamlBytes(bytes) : parseBody(bytes);
-  if (!parsed.ok) throw new DocumentError(`the document ${file} cannot be used: ${parsed.error.code}: ${asFileDetail(parsed.error.detail)}`);
-  parsedFiles.set(file, parsed.document);
-  return parsed.document;
+  return (parsed as { document: unknown }).document;
+}
+
+/**
+ * The parse of a JSON file validated in a package run, for the core: the one kept when a document validated before it
+ * imported it, or made now and kept for the documents validated after it that import it.
+ */
+export function packageFileParse(file: string): (bytes: Uint8Array) => ParsedBody {
+  return (bytes) => {
+    const key = keyOf(file);
+    const known = keptParses.get(key);
+    if (known !== undefined) return known as ParsedBody;
+    const parsed = parseFile(file, bytes) as ParsedBody;
+    if (parsed.ok && keptValidatedBytes + bytes.length <= KEPT_VALIDATED_BYTES) {
+      keptParses.set(key, parsed);
+      keptValidatedBytes += bytes.length;
+    }
+    return parsed;
+  };
+}
+
+/** A file a profile's resolution imports, through the kept parses; one that cannot be used says why as the loader does. */
+function loadDocumentFile(file: string): LoadedDocument | Unavailable {
+  try {
+    return { uri: pathToFileURL(file).href, document: readDocument(file) };
+  } catch (error) {
+    if (error instanceof DocumentError) return readDocumentFile(file);
+    throw error;
+  }
 }
 
 /**
@@ -77,7 +134,7 @@ export function documentSource(settings: DocumentSettings, validated?: string): 
     }
     if (file === undefined) return undefined;
     if (!resolvedFiles.has(file)) {
-      const loader = fileLoader({ allowedDir: settings.dir ?? beside?.root ?? path.dirname(file), files: settings.files });
+      const loader = fileLoader({ allowedDir: settings.dir ?? beside?.root ?? path.dirname(file), files: settings.files, read: loadDocumentFile });
       resolvedFiles.set(file, asResolvedCatalog(readDocument(file), { loader, uri: pathToFileURL(file).href, sourceProfile: href }));
     }
     return resolvedFiles.get(file);

@@ -1,7 +1,7 @@
 // What validating one input yields for the CLI: the core's report, or an error worded for a terminal rather than for
 // an HTTP client. Shared by the in-process path and the worker threads.
 import type { ValidationReport } from "../core/report.js";
-import type { ValidateOptions } from "../core/validate.js";
+import { validateBytes, type ValidateOptions } from "../core/validate.js";
 import type { YamlValidationOutcome } from "../core/yaml.js";
 import type { DocumentSettings } from "./documents.js";
 import { asFileDetail, coreEntryPoint, inputFormatOf, type InputFormat } from "./input-format.js";
@@ -84,7 +84,8 @@ export async function validateFile(file: string, settings: ValidationSettings, o
   if (bytes === undefined) return { file, skipped: true };
   let outcome;
   try {
-    outcome = validateInput(bytes, options);
+    // A package's JSON file may be another's import too: one parse serves both.
+    outcome = documents !== undefined && format === "json" && file !== STDIN ? validateBytes(bytes, options, documents.packageFileParse(file)) : validateInput(bytes, options);
   } catch (error) {
     // A document a constraint needed is unusable: no verdict on this input, and the run exits 2 as for unreadable input.
     if (documents !== undefined && error instanceof documents.DocumentError) return unreadable(file, `Cannot validate ${file}: ${error.message}.`);

@@ -3,7 +3,7 @@
 import { Buffer } from "node:buffer";
 import { validatorsFor } from "#generated/models.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
-import { parseBody, parseText, type BodyError } from "./body.js";
+import { parseBody, parseText, type BodyError, type ParsedBody } from "./body.js";
 import { now } from "./clock.js";
 import { jsonLocator, withLocations, type Locator } from "./locate.js";
 import { withResidentDocument } from "./json-wasm.js";
@@ -105,13 +105,17 @@ export function resolveOptions(options: ValidateOptions = {}): { ok: true; optio
 /** Memory a caller may read a document into and then validate with validateBytes, which reads it there (see json-wasm). */
 export { documentBuffer } from "./json-wasm.js";
 
-export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}): ValidationOutcome {
+/**
+ * `parse` is parseBody, or a caller's that answers as it does: the CLI's, which keeps the parse of a file that other
+ * documents of its package import, so that it is parsed once.
+ */
+export function validateBytes(bytes: Uint8Array, options: ValidateOptions = {}, parse: (bytes: Uint8Array) => ParsedBody = parseBody): ValidationOutcome {
   const started = now();
   const resolved = resolveOptions(options);
   if (!resolved.ok) return { kind: "option-error", error: resolved.error };
   // The escape, the structure scan and the locator read the bytes in WebAssembly memory: copied in once for all three.
   return withResidentDocument(bytes, () => {
-    const parsed = parseBody(bytes);
+    const parsed = parse(bytes);
     if (!parsed.ok) return { kind: "body-error", error: parsed.error };
     return locateFindings(validateParsed(parsed.document, resolved.options, started, parsed.findings), jsonLocator(bytes, repeatsNames(parsed.findings)), started);
   });

@@ -13,6 +13,8 @@ export interface FileLoaderSettings {
   allowedDir: string;
   /** Href exactly as a document writes it → file. Wins over resolution against the document's location. */
   files?: Readonly<Record<string, string>>;
+  /** Reads and parses a file: readDocumentFile when absent (the CLI's keeps what it parsed for other uses). */
+  read?: (file: string) => LoadedDocument | Unavailable;
 }
 
 /** Whether `file` lies below `dir` (both absolute). */
@@ -92,11 +94,12 @@ export function readDocumentFile(file: string): LoadedDocument | Unavailable {
 export function fileLoader(settings: FileLoaderSettings): DocumentLoader {
   const allowedDir = realpathSync(settings.allowedDir);
   const files = settings.files ?? {};
+  const read = settings.read ?? readDocumentFile;
   return {
     load(href, base) {
-      if (Object.hasOwn(files, href)) return readDocumentFile(path.resolve(files[href]!));
+      if (Object.hasOwn(files, href)) return read(path.resolve(files[href]!));
       const found = fileInside(allowedDir, href, base);
-      return "refused" in found ? { unavailable: refusalMessage(found, allowedDir) } : readDocumentFile(found.file);
+      return "refused" in found ? { unavailable: refusalMessage(found, allowedDir) } : read(found.file);
     },
   };
 }
