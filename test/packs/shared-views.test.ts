@@ -13,7 +13,7 @@ import { fedrampDir, readJson } from "./fedramp-harness.js";
 // The counter of the runtime module the packs' generated modules require, which makes their views.
 const { viewsMade } = (packModule("fedramp") as PackModule).runtime;
 const NOW = new Date("2026-06-01T00:00:00Z");
-const ssp = readJson("content/fedramp-ssp-example.json");
+const ssp = readJson("content/fedramp-ssp-example.json") as object;
 const PROFILE_HREF = "../../../baselines/xml/FedRAMP_rev5_MODERATE-baseline_profile.xml";
 const CATALOG_HREF = "https://raw.githubusercontent.com/usnistgov/oscal-content/refs/tags/v1.3.0/nist.gov/SP800-53/rev5/xml/NIST_SP-800-53_rev5_catalog.xml";
 const profile = readJson("resources/FedRAMP_rev5_MODERATE-baseline_profile.json");
