@@ -50,7 +50,9 @@ export interface ValidateOptions {
    * writes it: a map to parsed documents, or a function returning one (undefined: not available, so a constraint
    * judges the missing document; NOT_SUPPLIED: beyond what the caller answers for, so the constraint is not
    * evaluated). Nothing is fetched.
-   * A profile is read as the catalog it resolves to, its own imports taken from the same documents.
+   * A profile is read as the catalog it resolves to, its own imports taken from the same documents: resolved once for
+   * the calls given the same map or function while it answers with the same objects (replace a document, do not
+   * change it in place).
    * Absent: constraints that need another document are reported as not evaluated.
    */
   documents?: Readonly<Record<string, unknown>> | ((href: string) => unknown);

@@ -14,14 +14,43 @@ export function asResolvedCatalog(document: unknown, options: ResolveOptions): u
   return resolved.kind === "catalog" ? resolved.document : document;
 }
 
+/** A profile's answer for the packs, with the documents its resolution read (the profile's own href among them). */
+interface Resolution {
+  read: Map<string, unknown>;
+  answer: unknown;
+}
+
+/** Per documents source a library caller passed, its profiles' resolutions by href. */
+const resolutions = new WeakMap<object, Map<string, Resolution>>();
+
 /**
  * The library caller's `documents` with each profile resolved against the same documents (hrefs as written), once per
- * href. Made per validation: a caller's map or function may answer differently from one call to the next.
+ * href. A caller's map or function may answer differently from one call to the next: a resolution is kept for the
+ * source's next validations only while the source answers each href it read with the same object (parsed documents
+ * are not changed in place, as a parse kept by the CLI or the service is not).
  */
 export function documentsResolvingProfiles(documents: DocumentSource): (href: string) => unknown {
   const answers = new Map<string, unknown>();
   return (href) => {
-    if (!answers.has(href)) answers.set(href, asResolvedCatalog(documentFor(documents, href), { documents, uri: href, sourceProfile: href }));
+    if (!answers.has(href)) answers.set(href, resolvedAnswer(documents, href));
     return answers.get(href);
   };
+}
+
+function resolvedAnswer(documents: DocumentSource, href: string): unknown {
+  const document = documentFor(documents, href);
+  if (!isObject(document) || !isObject(document.profile)) return document;
+  let kept = resolutions.get(documents);
+  const known = kept?.get(href);
+  if (known !== undefined && [...known.read].every(([read, answer]) => documentFor(documents, read) === answer)) return known.answer;
+  const read = new Map<string, unknown>([[href, document]]);
+  const recorded = (imported: string) => {
+    const answer = documentFor(documents, imported);
+    read.set(imported, answer);
+    return answer;
+  };
+  const answer = asResolvedCatalog(document, { documents: recorded, uri: href, sourceProfile: href });
+  if (kept === undefined) resolutions.set(documents, (kept = new Map()));
+  kept.set(href, { read, answer });
+  return answer;
 }
