@@ -125,11 +125,11 @@ export function runRulePacks(
   let errors = 0;
   let complete = true;
   // The packs view the document and those they load once between them.
-  const validation = {};
+  const sharedViews = new Map<unknown, unknown>();
   for (const name of activePacks(active)) {
     const { program, runPack } = loadedPack(name);
     if (!program.rules.some((rule) => rule.models.includes(model))) continue;
-    const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now, sharedWith: validation });
+    const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now, sharedViews });
     for (const finding of findings) {
       const rule = program.rules[finding.rule]!;
       const severity = finding.notEvaluated ? "warning" : rule.severity;

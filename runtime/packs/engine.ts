@@ -89,11 +89,13 @@ export interface PackRunOptions {
   documents?: DocumentSource;
   now: Date;
   /**
-   * Runs given the same object share the views of the documents they read (the packs of one validation, which see the
-   * same documents and clock), so each document is viewed once. A view keeps the memos of every run on its nodes, and
-   * a memoised expression may read current-dateTime() or another document: the object must not outlive its validation.
+   * The runs of one validation's packs, which see the same documents and clock, pass the same map, made empty for that
+   * validation: they keep in it the views of the documents they read, so each document is viewed once. A view keeps
+   * the memos of every run on its nodes, and a memoised expression may read current-dateTime() or another document:
+   * the map must not outlive its validation (nor be held where its views would outlive it: a module's WeakMap keeps
+   * them through every young-generation collection).
    */
-  sharedWith?: object;
+  sharedViews?: Map<unknown, unknown>;
 }
 
 export interface PackFinding {
@@ -242,7 +244,7 @@ export class Run {
   constructor(
     readonly program: PackProgram,
     readonly options: PackRunOptions,
-    private readonly views: DocumentViews = documentViews(program, options.sharedWith),
+    private readonly views: DocumentViews = documentViews(program, options.sharedViews),
   ) {
     this.results = program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 }));
   }
@@ -370,16 +372,12 @@ class DocumentViews {
   }
 }
 
-/** Per object runs share, the views of each node-view definitions (packs compiled from one metaschema share theirs). */
-const sharedViews = new WeakMap<object, Map<ViewDefinitions, DocumentViews>>();
-
-function documentViews(program: PackProgram, sharedWith: object | undefined): DocumentViews {
+/** The views a run makes its own or, given the map its validation's runs share, those kept there. */
+function documentViews(program: PackProgram, shared: Map<unknown, unknown> | undefined): DocumentViews {
   const data = canonicalDefinitions(program);
-  if (sharedWith === undefined) return new DocumentViews(data);
-  let byDefinitions = sharedViews.get(sharedWith);
-  if (byDefinitions === undefined) sharedViews.set(sharedWith, (byDefinitions = new Map()));
-  let views = byDefinitions.get(data);
-  if (views === undefined) byDefinitions.set(data, (views = new DocumentViews(data)));
+  if (shared === undefined) return new DocumentViews(data);
+  let views = shared.get(data) as DocumentViews | undefined;
+  if (views === undefined) shared.set(data, (views = new DocumentViews(data)));
   return views;
 }
 
@@ -387,7 +385,7 @@ function documentViews(program: PackProgram, sharedWith: object | undefined): Do
 const NODE_ARRAY: XNode[] = [null as unknown as XNode];
 
 export function runPack(program: PackProgram, document: unknown, options: PackRunOptions): { findings: PackFinding[]; results: RuleResults[] } {
-  const views = documentViews(program, options.sharedWith);
+  const views = documentViews(program, options.sharedViews);
   const view = views.of(document);
   if (view === undefined) return { findings: [], results: program.rules.map(() => ({ pass: 0, fail: 0, notEvaluated: 0 })) };
   const run = new Run(program, options, views);
