@@ -55,8 +55,8 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
     patches: input.patches.map((patch) => ({ id: patch.id, title: patch.title, upstream: patch.upstream, schemas: Object.keys(patch.operations).sort() })),
     tools: toolVersions(),
     schemaRules: input.schemaRules,
-    // Pack rules are semantic rules too (default off, enabled by their pack or by id), marked with their pack. A rule
-    // with a verified failing example carries it, for the rule catalog.
+    // Pack rules are semantic rules too (off unless their pack is on by default, enabled by their pack or by id),
+    // marked with their pack. A rule with a verified failing example carries it, for the rule catalog.
     semanticRules: semanticRules.map((rule) => {
       const example = examples.get(rule.id);
       return example === undefined ? rule : { ...rule, example };
@@ -74,7 +74,10 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
     schemaSource: body.schemaSource,
     manifestSha256: sha256,
     patches: body.patches.map(({ id }) => ({ id })),
-    semanticRules: body.semanticRules.map((rule) => ("set" in rule ? { id: rule.id, defaultOn: rule.defaultOn, set: rule.set } : { id: rule.id, defaultOn: rule.defaultOn })),
+    // A pack rule's models tell which documents its pack runs on before the pack's module is loaded.
+    semanticRules: body.semanticRules.map((rule) =>
+      "set" in rule ? { id: rule.id, defaultOn: rule.defaultOn, set: rule.set, models: rule.models } : { id: rule.id, defaultOn: rule.defaultOn },
+    ),
   };
   return { manifest: `${JSON.stringify({ ...body, sha256 })}\n`, runtime: `${JSON.stringify(runtime)}\n` };
 }

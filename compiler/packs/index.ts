@@ -3,7 +3,8 @@
 // (./emit), the rule table and the node view's definitions (JSON property ↔ XML-model name, flag / field /
 // assembly). A pack is declared by
 // compiler/packs/<name>/: pack.json (name, title, rule-id area, source folder and its environment variable, files),
-// SHA256SUMS (the files' pinned sums) and rule-ids.tsv (append-only ids, one rule per constraint id).
+// SHA256SUMS (the files' pinned sums) and rule-ids.tsv (append-only ids, one rule per constraint id). A pack whose
+// pack.json says `"defaultOn": true` runs at level full without being named, as NIST's rules do.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../paths.js";
@@ -27,6 +28,8 @@ interface PackDefinition {
   sourceEnv: string;
   defaultSource: string;
   files: string[];
+  /** Whether the pack's rules are on by default at level full (absent: off, enabled by naming the pack or a rule). */
+  defaultOn?: boolean;
 }
 
 export interface PackBuildResult {
@@ -34,7 +37,7 @@ export interface PackBuildResult {
   title: string;
   sources: Record<string, string>;
   /** `remarks`: the pack's own remarks on the rule's constraint, in plain text, where it has any. */
-  rules: (PackRule & { defaultOn: false; area: string; remarks: string | undefined })[];
+  rules: (PackRule & { defaultOn: boolean; area: string; remarks: string | undefined })[];
   constraints: { total: number; compiled: number; byKind: Record<string, { total: number; compiled: number }> };
   /** Constraints left out of the pack, with the reason. */
   notCompiled: { constraintId: string; kind: string; reason: string }[];
@@ -268,7 +271,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
       area: definition.area,
       constraintId,
       severity: entries.some((e) => severityOf(e.constraint.level) === "error") ? ("error" as const) : ("warning" as const),
-      defaultOn: false as const,
+      defaultOn: definition.defaultOn === true,
       keyword: kinds.join("+"),
       description: `${first.formalName ?? first.message ?? constraintId} (${definition.name} ${constraintId})`,
       models: [...new Set(entries.flatMap((e) => e.models))].sort(),

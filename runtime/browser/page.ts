@@ -115,8 +115,9 @@ async function run(): Promise<void> {
   }
   const format = radioValue("format") === "yaml" ? "yaml" : "json";
   const level = radioValue("level") === "full" ? "full" : "schema";
-  // A checked rule pack is named among the rules: its name enables all of its rules, in the worker and in the API.
-  const packs = [...document.querySelectorAll<HTMLInputElement>('input[name="pack"]:checked')].map((box) => box.value);
+  // A checked rule pack is named among the rules: its name enables all of its rules, in the worker and in the API. A
+  // pack on by default (its box fixed) needs no naming.
+  const packs = [...document.querySelectorAll<HTMLInputElement>('input[name="pack"]:checked:not(:disabled)')].map((box) => box.value);
   const rules = [...ruleIdList(element<HTMLInputElement>("rules").value), ...packs];
   const mode = selectedMode();
   const text = new TextDecoder().decode(bytes);

@@ -4,7 +4,8 @@ import { MODELS, type Model } from "../core/report.js";
 import { validateBytes, type ValidationOutcome } from "../core/validate.js";
 import type { YamlValidationOutcome } from "../core/yaml.js";
 import { ChunkNotLoaded, loadModel, loadSemantic } from "./validator-registry.js";
-import { loadPack, PACK_NAMES } from "./pack-registry.js";
+import { loadPack } from "./pack-registry.js";
+import { activePacks, resolveSemanticRules } from "../core/semantic.js";
 import type { ValidationRequest, WorkerMessage } from "./worker-protocol.js";
 
 const scope = self as unknown as { onmessage: (event: MessageEvent<ValidationRequest>) => void; postMessage(message: WorkerMessage): void };
@@ -23,8 +24,10 @@ async function validate(request: ValidationRequest): Promise<WorkerMessage> {
   if (request.level === "full") {
     scope.postMessage({ kind: "progress", stage: "Loading the semantic rules…" });
     await loadSemantic();
-    // A rule pack named among the rules (its rules all enabled) is fetched before the run, which reads it synchronously.
-    for (const name of request.rules.filter((item) => PACK_NAMES.includes(item))) {
+    // The packs with an active rule (on by default, or named among the rules) are fetched before the run, which reads
+    // them synchronously. Rules that do not resolve are left to the run, which reports them.
+    const rules = resolveSemanticRules(request.rules);
+    for (const name of rules.ok ? activePacks(rules.active) : []) {
       scope.postMessage({ kind: "progress", stage: `Loading the ${name} rule pack…` });
       await loadPack(name);
     }

@@ -3,7 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ruleIdList, type Level, type Severity } from "../core/report.js";
-import { RULE_PACKS } from "../core/semantic.js";
+import { DEFAULT_PACKS, RULE_PACKS } from "../core/semantic.js";
 import { resolveOptions, type OptionError, type ValidateOptions } from "../core/validate.js";
 import { OSCAL_RELEASE, PACKAGE_DOCS_URL } from "../package-info.js";
 import type { DocumentSettings } from "./documents.js";
@@ -73,7 +73,8 @@ Validation:
   --level schema|full      schema: the OSCAL JSON schemas (default); full: also the OSCAL constraint checks
   --rules ID,...           enable default-off semantic rules (with --level full; see "oscal-validate rules")
   --constraints NAME       enable every rule of a rule pack (with --level full; repeatable; this build holds:
-                           ${RULE_PACKS.join(", ")}); packs check documents the schema rejects too
+                           ${RULE_PACKS.join(", ")}; ${DEFAULT_PACKS.join(", ")} on by default); packs named check
+                           documents the schema rejects too
   --documents DIR          local documents pack constraints may read (doc(), doc-available(), resolve-profile()):
                            an href that is a relative path, or a file: URL, is looked up inside DIR; one that leaves
                            DIR or names another scheme (https:, ...) is not available. The network is never used.
@@ -279,11 +280,12 @@ export function parseCommandLine(args: readonly string[]): Command {
 }
 
 /**
- * Without --documents or --document, a run whose rule packs may read other documents takes them from the package its
- * inputs form: each directory named (a walk), the directory of each file named, the working directory for a pattern.
+ * Without --documents or --document, a full run (whose rule packs may read other documents: oscal-package's are on by
+ * default) takes them from the package its inputs form: each directory named (a walk), the directory of each file
+ * named, the working directory for a pattern.
  */
 function packageSettings(inputs: readonly string[], options: ValidateOptions): DocumentSettings | undefined {
-  if (options.level !== "full" || (options.constraints?.length === 0 && options.rules === undefined)) return undefined;
+  if (options.level !== "full") return undefined;
   const roots = inputs.flatMap((input) => {
     if (input === STDIN) return [];
     const stats = statSync(input, { throwIfNoEntry: false });

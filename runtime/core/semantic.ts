@@ -1,7 +1,7 @@
 // The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
 // first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
-// (compiler/packs: an organisation's constraint files) add default-off rules, enabled by naming the pack or by id, and
-// evaluated by the pack engine (runtime/packs/engine.ts) of the runtime module their generated module requires.
+// (compiler/packs: an organisation's constraint files) add rules, default-off unless the pack says otherwise (ours,
+// oscal-package, is on), enabled by naming the pack or by id, and evaluated by the pack engine (runtime/packs/engine.ts) of the runtime module their generated module requires.
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
@@ -13,6 +13,8 @@ export interface ActiveRules {
   ids: ReadonlySet<string>;
   /** Hex SHA-256 over the sorted active ids joined by "\n": identifies the rule set a report was checked with. */
   readonly sha256: string;
+  /** Whether the caller named a pack (one on by default too): packs then run on schema-invalid documents. */
+  readonly packsNamed: boolean;
 }
 
 /** What pack constraints may read besides the document: other documents and the clock. */
@@ -38,19 +40,25 @@ const PACK_RULES: ReadonlyMap<string, readonly string[]> = new Map(
   PACK_NAMES.map((name) => [name, manifest.semanticRules.filter((rule) => packOf(rule) === name).map((rule) => rule.id)]),
 );
 
+/** Pack name → the models its rules check: a document of another model never loads the pack's module. */
+const PACK_MODELS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  PACK_NAMES.map((name) => [name, new Set(manifest.semanticRules.flatMap((rule) => (packOf(rule) === name && "models" in rule ? (rule.models ?? []) : [])))]),
+);
+
 /** The hash is computed when a report first needs it: only reports that reach the semantic layer name their rule set. */
-function activeRules(ids: Iterable<string>): ActiveRules {
+function activeRules(ids: Iterable<string>, packsNamed: boolean): ActiveRules {
   const set = new Set(ids);
   let sha256: string | undefined;
   return {
     ids: set,
+    packsNamed,
     get sha256() {
       return (sha256 ??= sha256Hex([...set].sort().join("\n")));
     },
   };
 }
 
-const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES);
+const DEFAULT_ACTIVE = activeRules(DEFAULT_RULES, false);
 
 /** The rule sets of the default rules and whole packs, by the packs' sorted names (known packs only: few). */
 const PACK_SETS = new Map<string, ActiveRules>();
@@ -71,16 +79,19 @@ export function resolveSemanticRules(
   const ruleIds = requested.filter((item) => KNOWN_RULES.has(item));
   if (wholePacks.length === 0 && ruleIds.every((id) => DEFAULT_ACTIVE.ids.has(id))) return { ok: true, active: DEFAULT_ACTIVE };
   const packIds = wholePacks.flatMap((name) => PACK_RULES.get(name)!);
-  if (ruleIds.length > 0) return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...ruleIds]) };
+  if (ruleIds.length > 0) return { ok: true, active: activeRules([...DEFAULT_RULES, ...packIds, ...ruleIds], wholePacks.length > 0) };
   // Whole packs only, the usual request: one rule set per combination of packs, not a set and a hash per request.
   const key = [...new Set(wholePacks)].sort().join("\n");
   let active = PACK_SETS.get(key);
-  if (active === undefined) PACK_SETS.set(key, (active = activeRules([...DEFAULT_RULES, ...packIds])));
+  if (active === undefined) PACK_SETS.set(key, (active = activeRules([...DEFAULT_RULES, ...packIds], true)));
   return { ok: true, active };
 }
 
 /** The names of the rule packs this build holds. */
 export const RULE_PACKS: readonly string[] = PACK_NAMES;
+
+/** The packs on by default at level full (pack.json's `defaultOn`). */
+export const DEFAULT_PACKS: readonly string[] = PACK_NAMES.filter((name) => PACK_RULES.get(name)!.every((id) => DEFAULT_ACTIVE.ids.has(id)));
 
 /** The first `limit` findings in document order (all when absent), how many there are, and how many are errors. */
 export function runSemanticLayer(
@@ -93,9 +104,9 @@ export function runSemanticLayer(
   return { issues: findings, count, errors };
 }
 
-/** Whether any rule of a pack is active (a server passes the same set for every request: cached). */
+/** The packs with an active rule (a server passes the same set for every request: cached). */
 const ACTIVE_PACKS = new WeakMap<ActiveRules, readonly string[]>();
-function activePacks(active: ActiveRules): readonly string[] {
+export function activePacks(active: ActiveRules): readonly string[] {
   let packs = ACTIVE_PACKS.get(active);
   if (packs === undefined) {
     packs = PACK_NAMES.filter((name) => PACK_RULES.get(name)!.some((id) => active.ids.has(id)));
@@ -106,6 +117,14 @@ function activePacks(active: ActiveRules): readonly string[] {
 
 export function hasActivePacks(active: ActiveRules): boolean {
   return activePacks(active).length > 0;
+}
+
+/**
+ * Whether the caller asked for pack rules: named a pack, or a rule of a pack that is off by default. Such packs run on
+ * schema-invalid documents too; the default rules, a default-on pack's among them, need a schema-valid document.
+ */
+export function enablesPacks(active: ActiveRules): boolean {
+  return active.packsNamed || activePacks(active).some((name) => PACK_RULES.get(name)!.some((id) => !DEFAULT_ACTIVE.ids.has(id)));
 }
 
 /**
@@ -127,8 +146,8 @@ export function runRulePacks(
   // The packs view the document and those they load once between them.
   const sharedViews = new Map<unknown, unknown>();
   for (const name of activePacks(active)) {
+    if (!PACK_MODELS.get(name)!.has(model)) continue;
     const { program, runPack } = loadedPack(name);
-    if (!program.rules.some((rule) => rule.models.includes(model))) continue;
     const { findings } = runPack(program, document, { active: (rule) => active.ids.has(program.rules[rule]!.id), documents: inputs.documents, now: inputs.now, sharedViews });
     for (const finding of findings) {
       const rule = program.rules[finding.rule]!;

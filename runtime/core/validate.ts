@@ -13,7 +13,7 @@ import { declaredOscalVersion, detectModel, PUBLISHED_OSCAL_VERSIONS } from "./m
 import { collectSchemaFindings } from "./schema-findings.js";
 import { releaseMeta } from "./release-notes.js";
 import { MAX_REPORTED_ISSUES, MODELS, type Level, type ValidationIssue, type ValidationReport } from "./report.js";
-import { hasActivePacks, resolveSemanticRules, runRulePacks, runSemanticLayer, type ActiveRules, type PackInputs } from "./semantic.js";
+import { enablesPacks, hasActivePacks, resolveSemanticRules, runRulePacks, runSemanticLayer, type ActiveRules, type PackInputs } from "./semantic.js";
 import type { DocumentSource } from "../packs/engine.js";
 
 export interface ValidateOptions {
@@ -188,10 +188,11 @@ function validateModelDocument(document: unknown, options: ResolvedOptions, star
   let semanticRules: ValidationReport["meta"]["semanticRules"];
   const reachesSemanticLayer = options.level === "full" && schema.count === 0 && options.rules !== undefined;
   if (reachesSemanticLayer) found = runSemanticLayer(model, document, options.rules!, limit);
-  // Packs run on schema-invalid documents too unless the caller keeps the contract's schema gate (HTTP).
+  // Packs a caller asks for run on schema-invalid documents too (FedRAMP checks partial documents), unless the caller
+  // keeps the contract's schema gate (HTTP); the default rules, a default-on pack's included, need a valid document.
   let packsComplete = true;
   const { rules, packs } = options;
-  const runsPacks = rules !== undefined && packs !== undefined && hasActivePacks(rules) && (reachesSemanticLayer || packs.onSchemaErrors);
+  const runsPacks = rules !== undefined && packs !== undefined && hasActivePacks(rules) && (reachesSemanticLayer || (packs.onSchemaErrors && enablesPacks(rules)));
   if (runsPacks) {
     const inputs: PackInputs = { documents: packs.documents, now: packs.now ?? new Date() };
     const ran = runRulePacks(model, document, rules, inputs, Math.max(0, limit - found.issues.length));

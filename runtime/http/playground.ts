@@ -95,12 +95,17 @@ ${packChoices()}</div>
 <div id="status-line"><progress id="progress" hidden aria-label="Validating"></progress><p id="status" role="status" aria-live="polite"></p></div>
 <section id="results" aria-label="Results"></section>`;
 
-/** A box per rule pack: checking it enables all of the pack's rules (the page adds its name to the rules). */
+/**
+ * A box per rule pack: checking it enables all of the pack's rules (the page adds its name to the rules). A pack on by
+ * default is shown checked and fixed: the contract's `rules` only enables.
+ */
 function packChoices(): string {
   if (RULE_PACKS.length === 0) return "";
   const boxes = RULE_PACKS.map((name) => {
-    const rules = RULE_CATALOG.filter((rule) => rule.set === name).length;
-    return `<label><input type="checkbox" name="pack" value="${escapeHtml(name)}"> ${escapeHtml(name)} (${rules} rules)</label>`;
+    const rules = RULE_CATALOG.filter((rule) => rule.set === name);
+    const defaultOn = rules.every((rule) => rule.defaultOn);
+    const state = defaultOn ? " checked disabled" : "";
+    return `<label><input type="checkbox" name="pack" value="${escapeHtml(name)}"${state}> ${escapeHtml(name)} (${rules.length} rules${defaultOn ? ", on by default" : ""})</label>`;
   });
   return `<fieldset><legend>Rule packs (level full)</legend>\n${boxes.join("\n")}</fieldset>`;
 }

@@ -69,10 +69,10 @@ export async function startService(config: ServiceConfig): Promise<RunningServic
     staticResponses: buildStaticResponses(baseUrl, limits),
     access: new AccessControl({ ...backends, anonymousLimits: config.anonymousLimits, keyLimits: config.keyLimits }),
     // A small body costs less to validate than the two thread hops to a worker and back; its cost is bounded by its
-    // size, so it cannot hold the HTTP thread for long. Not so when rules may read library documents (rule packs are
-    // enabled through `rules` only): parsing one costs what the library's largest file does, so workers do it.
+    // size, so it cannot hold the HTTP thread for long. Not so when rules may read library documents (at level full,
+    // where oscal-package's rules are on): parsing one costs what the library's largest file does, so workers do it.
     validate: (bytes, options, cancellation) =>
-      bytes.byteLength <= config.inlineBodyBytes && (config.documentLibrary === undefined || options.rules === undefined)
+      bytes.byteLength <= config.inlineBodyBytes && (config.documentLibrary === undefined || options.level !== "full")
         ? Promise.resolve(validationAnswer(bytes, options))
         : pool.validate(bytes, options, cancellation),
     resolve: (bytes, cancellation) => pool.resolve(bytes, cancellation),

@@ -1,7 +1,8 @@
 // The oscal-package pack from the command line, on a package in one directory: an SSP importing its baseline profile
 // by a relative href, the profile importing the SP 800-53 catalog through its back matter. The profile is read as the
 // catalog it resolves to, its import found next to it inside --documents, or, without it, inside the directory named.
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+// At level full the pack runs without being named.
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { corpusDir } from "../helpers/corpus.js";
@@ -18,7 +19,7 @@ const sp80053 = path.join(corpusDir(), "catalog", "nist-sp800-53-rev5.0.1-catalo
 const example = JSON.parse(readFileSync(path.join(fedrampDir, "content", "fedramp-ssp-example.json"), "utf8"));
 
 /** A package directory: ssp.json implementing LOW's controls but its first, plus ac-99; the baseline; its catalog. */
-function packageDir(): string {
+function packageDir({ schemaValid = false } = {}): string {
   const dir = tempDir("package");
   copyFileSync(lowProfile, path.join(dir, "baseline.json"));
   copyFileSync(sp80053, path.join(dir, "NIST_SP-800-53_rev5_catalog.json"));
@@ -26,6 +27,8 @@ function packageDir(): string {
   const controls = [...(low.profile.imports[0]["include-controls"][0]["with-ids"] as string[]).slice(1), "ac-99"];
   const ssp = structuredClone(example);
   ssp["system-security-plan"]["import-profile"] = { href: "baseline.json" };
+  // The example's one schema error, an empty protocol title: the default rules need a schema-valid document.
+  if (schemaValid) ssp["system-security-plan"]["system-implementation"].components[7].protocols[0].title = "HTTPS";
   ssp["system-security-plan"]["control-implementation"]["implemented-requirements"] = controls.map((id, i) => ({
     uuid: `6a6c2a1e-4c1f-4d0e-9a55-${String(i).padStart(12, "0")}`,
     "control-id": id,
@@ -35,6 +38,31 @@ function packageDir(): string {
 }
 
 const packFindings = (report: Report) => report.issues.filter((issue) => issue.ruleId.startsWith("PKG-")).map(({ ruleId, path: at, message, keyword }) => ({ ruleId, path: at, message, keyword }));
+
+describe("oscal-validate --level full: oscal-package on by default", () => {
+  it("checks every document of a directory with what it imports, without --constraints", () => {
+    const dir = packageDir({ schemaValid: true });
+    const { status, stdout } = run(["--level", "full", "--format", "json", dir]);
+    expect(status).toBe(1);
+    const reports = JSON.parse(stdout) as (Report & { file: string })[];
+    const byName = (name: string) => reports.find((report) => path.basename(report.file) === name)!;
+    expect(packFindings(byName("ssp.json")).map(({ ruleId, keyword, path: at }) => `${ruleId} ${keyword} ${at}`)).toEqual([
+      "PKG-001.a expect /system-security-plan/control-implementation/implemented-requirements/155",
+      "PKG-002.a expect /system-security-plan/control-implementation",
+    ]);
+    expect(packFindings(byName("baseline.json"))).toEqual([]);
+    expect(byName("baseline.json").complete).toBe(true);
+  });
+
+  it("reports what needs a document the directory lacks as not evaluated, and the report as not complete", () => {
+    const dir = packageDir({ schemaValid: true });
+    rmSync(path.join(dir, "baseline.json"));
+    const { stdout } = run(["--level", "full", "--format", "json", path.join(dir, "ssp.json")]);
+    const [report] = JSON.parse(stdout) as Report[];
+    expect(report!.complete).toBe(false);
+    expect(packFindings(report!).map(({ ruleId, keyword }) => `${ruleId} ${keyword}`)).toEqual(["PKG-001.a not-evaluated", "PKG-002.a not-evaluated"]);
+  });
+});
 
 describe("oscal-validate --constraints oscal-package", () => {
   it("checks an SSP against its baseline profile, resolved from files next to it", () => {

@@ -1,6 +1,7 @@
 // POST /api/oscal/v1/resolve and the document library, against the real service over real sockets: profiles resolved
 // from the library an operator configures (by canonical URL or by name), every error a client can meet, hrefs that try
-// to leave the library, a service without a library, and FedRAMP's rules reading the library on the validate path.
+// to leave the library, a service without a library, and FedRAMP's and oscal-package's rules reading the library on the
+// validate path.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -204,6 +205,29 @@ describe("FedRAMP's rules on the validate path read the document library", () =>
       const report = await validateSsp(withLibrary, ssp(href), "FRR-037.a");
       expect(report.issues, href).toContainEqual(expect.objectContaining({ ruleId: "FRR-037.a", severity: "error", path: "/system-security-plan/import-profile" }));
     }
+  });
+});
+
+describe("oscal-package's rules, on by default at level full, read the document library", () => {
+  const fullReport = async (service: TestService) => (await (await post(service.url(`${VALIDATE}?level=full`), FEDRAMP_FLAGGED_SSP)).json()) as Record<string, any>;
+  const packIssues = (report: Record<string, any>) =>
+    (report.issues as { ruleId: string; keyword: string; path: string }[]).filter((issue) => issue.ruleId.startsWith("PKG-")).map(({ ruleId, keyword, path: at }) => `${ruleId} ${keyword} ${at}`);
+
+  it("without a library, the rules needing the SSP's baseline are not evaluated and the report is not complete", async () => {
+    const report = await fullReport(withoutLibrary);
+    openapi.conforms("ValidationReport", report);
+    expect(packIssues(report)).toEqual([
+      "PKG-001.a not-evaluated /system-security-plan/control-implementation/implemented-requirements/0",
+      "PKG-002.a not-evaluated /system-security-plan/control-implementation",
+    ]);
+    expect(report.complete).toBe(false);
+  });
+
+  it("with the baseline in the library, they are evaluated: its controls the SSP leaves out are one warning", async () => {
+    const report = await fullReport(withLibrary);
+    openapi.conforms("ValidationReport", report);
+    expect(packIssues(report)).toEqual(["PKG-002.a expect /system-security-plan/control-implementation"]);
+    expect(report.complete).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 // The oscal-package pack through the library: cross-document rules on FedRAMP's example SSP with its baseline, on
 // FedRAMP's LOW baseline profile with the SP 800-53 catalog it imports, and on NIST's profile-resolution examples.
-// A passing and a failing case per rule (the failing ones mutate a copy in memory), and the reports when the imported
-// document is not supplied.
+// A passing and a failing case per rule (the failing ones mutate a copy in memory), the reports when the imported
+// document is not supplied, and the pack on by default at level full.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -255,5 +255,35 @@ describe("oscal-package on assessment plans, results and POA&Ms and the document
       ruleId: "PKG-008.a", keyword: "expect", severity: "warning", path: "/assessment-results/import-ap",
       message: 'The imported assessment plan "#e5a5688d-24b2-4dd1-b3dd-ef35321eafed" is not among the documents supplied.',
     }]);
+  });
+});
+
+describe("oscal-package on by default at level full", () => {
+  it("checks an SSP without being named: without its baseline the rules are not evaluated and the report is not complete", () => {
+    const result = validate(cleanSsp(), { level: "full", maxIssues: Infinity });
+    if (result.kind !== "report") throw new Error("no report");
+    expect(result.report.complete).toBe(false);
+    expect(brief(packIssues(result.report)).map(({ ruleId, keyword, severity }) => `${ruleId} ${keyword} ${severity}`)).toEqual([
+      "PKG-001.a not-evaluated warning",
+      "PKG-002.a not-evaluated warning",
+      "PKG-003.a not-evaluated warning",
+      "PKG-004.a not-evaluated warning",
+    ]);
+    const named = report(cleanSsp());
+    expect(result.report.meta.semanticRules).toEqual(named.meta.semanticRules);
+  });
+
+  it("with the baseline supplied, decides them and the report is complete", () => {
+    const result = validate(cleanSsp(), { level: "full", maxIssues: Infinity, ...withBaseline });
+    if (result.kind !== "report") throw new Error("no report");
+    expect(packIssues(result.report)).toEqual([]);
+    expect(result.report.complete).toBe(true);
+  });
+
+  it("leaves documents the pack has nothing to check unchanged: a catalog's report is complete", () => {
+    const result = validate(corpusJson("catalog/oscal-content-basic-catalog.json"), { level: "full" });
+    if (result.kind !== "report") throw new Error("no report");
+    expect(result.report.complete).toBe(true);
+    expect(packIssues(result.report)).toEqual([]);
   });
 });
