@@ -36,12 +36,17 @@ export interface ManifestInput {
  * the release and which semantic rules exist.
  */
 export function buildManifest(input: ManifestInput): { manifest: string; runtime: string } {
+  for (const pack of input.packs) {
+    const unknown = pack.decidesNist.find((source) => !input.semantic.notApplicable.some((entry) => entry.source === source));
+    if (unknown !== undefined) throw new Error(`compiler/packs/${pack.name}/pack.json: decidesNist names ${unknown}, which is not a NIST constraint the semantic layer leaves undecided`);
+  }
   const semanticRules = [
     ...input.semantic.rules,
     ...input.packs.flatMap((pack) =>
       pack.rules.map((rule) => ({
         id: rule.id, area: rule.area, severity: rule.severity, source: rule.constraintId, defaultOn: rule.defaultOn,
         keyword: rule.keyword, models: rule.models, description: rule.description, set: pack.name, constraintId: rule.constraintId,
+        ...(rule.fix === undefined ? {} : { fix: rule.fix }),
         ...(rule.remarks === undefined ? {} : { remarks: rule.remarks }),
       })),
     ),
@@ -61,10 +66,12 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
       const example = examples.get(rule.id);
       return example === undefined ? rule : { ...rule, example };
     }),
-    semanticNotApplicable: input.semantic.notApplicable,
+    // A NIST constraint a pack decides (with the other document it needs) is the pack's, listed there.
+    semanticNotApplicable: input.semantic.notApplicable.filter((entry) => !input.packs.some((pack) => pack.decidesNist.includes(entry.source))),
     packs: input.packs.map((pack) => ({
       name: pack.name, title: pack.title, sources: pack.sources, constraints: pack.constraints,
       notCompiled: pack.notCompiled, needsDocuments: pack.needsDocuments,
+      ...(pack.decidesNist.length === 0 ? {} : { decidesNist: input.semantic.notApplicable.filter((entry) => pack.decidesNist.includes(entry.source)) }),
     })),
   };
   const sha256 = createHash("sha256").update(JSON.stringify(body)).digest("hex");

@@ -3,9 +3,10 @@
 // (./emit), the rule table and the node view's definitions (JSON property ↔ XML-model name, flag / field /
 // assembly). A pack is declared by
 // compiler/packs/<name>/: pack.json (name, title, rule-id area, source folder and its environment variable, files),
-// SHA256SUMS (the files' pinned sums) and rule-ids.tsv (append-only ids, one rule per constraint id). A pack whose
+// SHA256SUMS (the files' pinned sums), rule-ids.tsv (append-only ids, one rule per constraint id) and, optionally,
+// fixes.tsv (constraint id, how to fix a finding: the rule catalog's fix). A pack whose
 // pack.json says `"defaultOn": true` runs at level full without being named, as NIST's rules do.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../paths.js";
 import { verifyListedFiles, parseSums } from "../schema-source.js";
@@ -30,6 +31,8 @@ interface PackDefinition {
   files: string[];
   /** Whether the pack's rules are on by default at level full (absent: off, enabled by naming the pack or a rule). */
   defaultOn?: boolean;
+  /** Sources of NIST constraints the semantic layer cannot decide (they need another document) that the pack decides. */
+  decidesNist?: string[];
 }
 
 export interface PackBuildResult {
@@ -37,7 +40,9 @@ export interface PackBuildResult {
   title: string;
   sources: Record<string, string>;
   /** `remarks`: the pack's own remarks on the rule's constraint, in plain text, where it has any. */
-  rules: (PackRule & { defaultOn: boolean; area: string; remarks: string | undefined })[];
+  rules: (PackRule & { defaultOn: boolean; area: string; fix?: string; remarks: string | undefined })[];
+  /** NIST constraints (their manifest sources) the pack decides, with the documents it reads. */
+  decidesNist: string[];
   constraints: { total: number; compiled: number; byKind: Record<string, { total: number; compiled: number }> };
   /** Constraints left out of the pack, with the reason. */
   notCompiled: { constraintId: string; kind: string; reason: string }[];
@@ -279,6 +284,8 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
     };
   });
   for (const { compiled, constraintId } of pending) compiled.rule = ruleIndex.get(constraintId)!;
+  const fixes = readFixes(path.join(packDir, "fixes.tsv"), new Set(ids));
+  for (const rule of rules) if (fixes.has(rule.constraintId)) Object.assign(rule, { fix: fixes.get(rule.constraintId) });
 
   const needsDocuments: PackBuildResult["needsDocuments"] = [];
   for (const [constraintId, entries] of compiledByRule) {
@@ -310,7 +317,24 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
     constraints: { total, compiled: total - notCompiled.length, byKind },
     notCompiled,
     needsDocuments,
+    decidesNist: definition.decidesNist ?? [],
   };
+}
+
+/** A pack's fixes.tsv, when it has one: constraint id → how to fix a finding. Each id must be one of the pack's rules. */
+function readFixes(file: string, constraintIds: ReadonlySet<string>): Map<string, string> {
+  const fixes = new Map<string, string>();
+  if (!existsSync(file)) return fixes;
+  const label = path.relative(repoRoot, file);
+  for (const [n, line] of readFileSync(file, "utf8").split("\n").entries()) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const [constraintId, fix, extra] = line.split("\t");
+    if (!constraintId || !fix || extra !== undefined) throw new Error(`${label}:${n + 1}: expected "<constraint id><TAB><fix>"`);
+    if (!constraintIds.has(constraintId)) throw new Error(`${label}:${n + 1}: ${constraintId} is not a rule of the pack`);
+    if (fixes.has(constraintId)) throw new Error(`${label}:${n + 1}: duplicate constraint id ${constraintId}`);
+    fixes.set(constraintId, fix);
+  }
+  return fixes;
 }
 
 /**

@@ -1,11 +1,14 @@
-// The oscal-package pack through the library: cross-document rules on FedRAMP's example SSP with its baseline, on
-// FedRAMP's LOW baseline profile with the SP 800-53 catalog it imports, and on NIST's profile-resolution examples.
+// The oscal-package pack through the library: cross-document rules on FedRAMP's example SSP with its baseline (and a
+// leveraged SSP), on FedRAMP's LOW baseline profile with the SP 800-53 catalog it imports, on NIST's profile-resolution
+// examples, and on plans, results and POA&Ms with the plan or SSP they import.
 // A passing and a failing case per rule (the failing ones mutate a copy in memory), the reports when the imported
 // document is not supplied, and the pack on by default at level full.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import manifest from "#generated/manifest.json" with { type: "json" };
 import { validate, type ValidateOptions, type ValidationIssue, type ValidationReport } from "../../runtime/index.js";
+import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
 import { corpusDir, repoRoot } from "../helpers/corpus.js";
 import { fedrampDir } from "./fedramp-harness.js";
 
@@ -245,9 +248,11 @@ describe("oscal-package on assessment plans, results and POA&Ms and the document
     const poam = corpusJson("plan-of-action-and-milestones/go-oscal-validation-poam.json");
     const poamSsp = poam["plan-of-action-and-milestones"]["back-matter"].resources
       .find((resource: { uuid: string }) => `#${resource.uuid}` === poam["plan-of-action-and-milestones"]["import-ssp"].href).rlinks[0].href as string;
-    expect(packIssues(report(poam, { documents: { [poamSsp]: exampleSsp } }))).toEqual([]);
+    // The SSP supplied is another system's: what the POA&M's subjects name in it is PKG-012.a's case, below.
+    expect(packIssues(report(poam, { documents: { [poamSsp]: exampleSsp } })).filter((issue) => issue.ruleId !== "PKG-012.a")).toEqual([]);
     expect(brief(packIssues(report(poam, { documents: {} }))).map(({ ruleId, path: at, severity }) => ({ ruleId, path: at, severity }))).toEqual([
       { ruleId: "PKG-007.a", path: "/plan-of-action-and-milestones/import-ssp", severity: "warning" },
+      { ruleId: "PKG-012.a", path: "/plan-of-action-and-milestones/observations/1/subjects/0", severity: "warning" },
     ]);
     const results = corpusJson("assessment-results/oscal-cli-example-ar-valid.json");
     expect(packIssues(report(results, { documents: { "example_ap_valid.yaml": examplePlan } }))).toEqual([]);
@@ -285,5 +290,164 @@ describe("oscal-package on by default at level full", () => {
     if (result.kind !== "report") throw new Error("no report");
     expect(result.report.complete).toBe(true);
     expect(packIssues(result.report)).toEqual([]);
+  });
+});
+
+describe("NIST's by-component index, with the SSPs a system leverages (PKG-010.a)", () => {
+  const BY_COMPONENT = "11111111-2222-4000-8000-014000000007";
+  const LEVERAGED_BY_COMPONENT = "0f1e2d3c-4b5a-4697-8877-665544332211";
+  /** The example with the first by-component provided by `href`, and optionally leveraging the SSP at `leveragedHref`. */
+  function providedBy(href: string, leveragedHref?: string): Record<string, any> {
+    const ssp = cleanSsp();
+    const plan = ssp["system-security-plan"];
+    requirements(ssp)[0].statements[0]["by-components"][0].links.push({ href, rel: "provided-by" });
+    if (leveragedHref !== undefined) plan["system-implementation"]["leveraged-authorizations"][0].links = [{ href: leveragedHref, rel: "system-security-plan" }];
+    return ssp;
+  }
+  const leveraged = {
+    "system-security-plan": {
+      "control-implementation": {
+        "implemented-requirements": [{ uuid: "5c4b3a29-1807-4f6e-9d5c-4b3a29180716", "control-id": "ac-1", "by-components": [{ uuid: LEVERAGED_BY_COMPONENT, "component-uuid": "6d5c4b3a-2918-4071-8f6e-5d4c3b2a1908", description: "Provided." }] }],
+      },
+    },
+  };
+  const at = `${IR}/0/statements/0/by-components/0/links/2`;
+  const pkg010 = (r: ValidationReport) => brief(packIssues(r, "PKG-010.a"));
+
+  it("passes a link to a by-component of the same SSP, decided without other documents", () => {
+    const r = report(providedBy(`#${BY_COMPONENT}`));
+    expect(pkg010(r)).toEqual([]);
+  });
+
+  it("fails a link to no by-component", () => {
+    expect(pkg010(report(providedBy("#00000000-0000-4000-8000-000000000000"), withBaseline))).toEqual([{
+      ruleId: "PKG-010.a", keyword: "index-has-key", severity: "error", path: at,
+      message: 'The provided-by link "#00000000-0000-4000-8000-000000000000" names no by-component of this system security plan or of a leveraged one.',
+    }]);
+  });
+
+  it("finds a by-component of the leveraged SSP when it is supplied, and is not evaluated when it is not", () => {
+    const ssp = providedBy(`#${LEVERAGED_BY_COMPONENT}`, "leveraged-ssp.json");
+    const supplied = report(ssp, { documents: { ...withBaseline.documents, "leveraged-ssp.json": leveraged } });
+    expect(pkg010(supplied)).toEqual([]);
+    expect(supplied.complete).toBe(true);
+    const missing = report(ssp, withBaseline);
+    expect(pkg010(missing).map(({ ruleId, keyword }) => `${ruleId} ${keyword}`)).toEqual(["PKG-010.a not-evaluated"]);
+    expect(missing.complete).toBe(false);
+  });
+});
+
+describe("a POA&M's references into its SSP (PKG-011.a, PKG-012.a)", () => {
+  const poam = corpusJson("plan-of-action-and-milestones/go-oscal-validation-poam.json");
+  const body = poam["plan-of-action-and-milestones"];
+  const sspHref = body["back-matter"].resources.find((resource: { uuid: string }) => `#${resource.uuid}` === body["import-ssp"].href).rlinks[0].href as string;
+  const subjects = body.observations[1].subjects as { "subject-uuid": string; type: string }[];
+  /** The example SSP holding every component and inventory item the POA&M's observations name, but `leaveOut`. */
+  function sspWithSubjects(leaveOut?: string): Record<string, any> {
+    const ssp = copy(exampleSsp);
+    const implementation = ssp["system-security-plan"]["system-implementation"];
+    for (const { "subject-uuid": uuid, type } of subjects) {
+      if (uuid === leaveOut) continue;
+      if (type === "component") implementation.components.push({ uuid, type: "software", title: "Scanned", description: "Scanned.", status: { state: "operational" } });
+      else (implementation["inventory-items"] ??= []).push({ uuid, description: "Scanned." });
+    }
+    return ssp;
+  }
+  const POAM_OBSERVATION = "/plan-of-action-and-milestones/observations/1/subjects";
+
+  it("passes subjects and implemented components found in the SSP or the POA&M's local definitions", () => {
+    const r = report(poam, { documents: { [sspHref]: sspWithSubjects() } });
+    expect(packIssues(r)).toEqual([]);
+    expect(r.complete).toBe(true);
+  });
+
+  it("PKG-012.a: an observation's subject the SSP lacks", () => {
+    const r = report(poam, { documents: { [sspHref]: sspWithSubjects(subjects[0]!["subject-uuid"]) } });
+    expect(brief(packIssues(r))).toEqual([{
+      ruleId: "PKG-012.a", keyword: "expect", severity: "error", path: `${POAM_OBSERVATION}/0`,
+      message: `The subject names inventory-item "${subjects[0]!["subject-uuid"]}", which is neither in the imported system security plan nor in the POA&M's local definitions.`,
+    }]);
+  });
+
+  it("PKG-011.a: a local inventory item implementing a component neither local nor the SSP's", () => {
+    const changed = copy(poam);
+    changed["plan-of-action-and-milestones"]["local-definitions"]["inventory-items"][0]["implemented-components"][0]["component-uuid"] = "7e6d5c4b-3a29-4180-9f6e-5d4c3b2a1909";
+    const r = report(changed, { documents: { [sspHref]: sspWithSubjects() } });
+    expect(brief(packIssues(r))).toEqual([{
+      ruleId: "PKG-011.a", keyword: "expect", severity: "error", path: "/plan-of-action-and-milestones/local-definitions/inventory-items/0/implemented-components/0",
+      message: 'The inventory item implements component "7e6d5c4b-3a29-4180-9f6e-5d4c3b2a1909", which is neither in the imported system security plan nor in the local definitions.',
+    }]);
+  });
+
+  it("without the SSP, only what the POA&M does not define itself is not evaluated", () => {
+    const r = report(poam, { documents: {} });
+    expect(r.complete).toBe(false);
+    expect(brief(packIssues(r)).map(({ ruleId, keyword, path: at }) => `${ruleId} ${keyword} ${at}`)).toEqual([
+      "PKG-007.a expect /plan-of-action-and-milestones/import-ssp",
+      `PKG-012.a not-evaluated ${POAM_OBSERVATION}/0`,
+    ]);
+  });
+});
+
+describe("assessment results' references into the plan they import (PKG-013.a, PKG-014.a)", () => {
+  const TASK = "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d";
+  const ACTIVITY = "2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e";
+  const plan = copy(examplePlan);
+  plan["assessment-plan"].tasks = [{ uuid: TASK, type: "action", title: "Scan the system" }];
+  (plan["assessment-plan"]["local-definitions"] ??= {}).activities = [{ uuid: ACTIVITY, description: "Scan." }];
+  const planHref = "example_ap_valid.yaml";
+  /** The example results, an observation relating to `task` and a local task associated with `activity`. */
+  function results(task: string, activity: string): Record<string, any> {
+    const document = copy(corpusJson("assessment-results/oscal-cli-example-ar-valid.json"));
+    const result = document["assessment-results"].results[0];
+    result["local-definitions"] = { tasks: [{ uuid: "3c4d5e6f-7a8b-4c9d-8e1f-2a3b4c5d6e7f", type: "action", title: "Rescan", "associated-activities": [{ "activity-uuid": activity, subjects: [{ type: "component", "include-all": {} }] }] }] };
+    result.observations = [{ uuid: "4d5e6f7a-8b9c-4d0e-9f2a-3b4c5d6e7f80", methods: ["TEST"], description: "Scanned.", collected: "2024-01-01T00:00:00Z", origins: [{ actors: [{ type: "tool", "actor-uuid": "5e6f7a8b-9c0d-4e1f-8a3b-4c5d6e7f8091" }], "related-tasks": [{ "task-uuid": task }] }] }];
+    return document;
+  }
+  const RESULT = "/assessment-results/results/0";
+
+  it("passes a related task and an associated activity of the imported plan", () => {
+    const r = report(results(TASK, ACTIVITY), { documents: { [planHref]: plan } });
+    expect(packIssues(r)).toEqual([]);
+    expect(r.complete).toBe(true);
+  });
+
+  it("PKG-013.a and PKG-014.a: a task and an activity the plan lacks", () => {
+    const r = report(results("6f7a8b9c-0d1e-4f2a-9b4c-5d6e7f8091a2", "7a8b9c0d-1e2f-4a3b-8c5d-6e7f8091a2b3"), { documents: { [planHref]: plan } });
+    expect(brief(packIssues(r))).toEqual([
+      {
+        ruleId: "PKG-013.a", keyword: "expect", severity: "error", path: `${RESULT}/observations/0/origins/0/related-tasks/0`,
+        message: 'The related task "6f7a8b9c-0d1e-4f2a-9b4c-5d6e7f8091a2" is neither a task of the imported assessment plan nor one the results define.',
+      },
+      {
+        ruleId: "PKG-014.a", keyword: "expect", severity: "error", path: `${RESULT}/local-definitions/tasks/0/associated-activities/0`,
+        message: 'The task is associated with activity "7a8b9c0d-1e2f-4a3b-8c5d-6e7f8091a2b3", which is neither in the imported assessment plan nor in the results\' local definitions.',
+      },
+    ]);
+  });
+
+  it("without the plan, both are not evaluated besides PKG-008.a's warning", () => {
+    const r = report(results(TASK, ACTIVITY), { documents: {} });
+    expect(r.complete).toBe(false);
+    expect(brief(packIssues(r)).map(({ ruleId, keyword }) => `${ruleId} ${keyword}`)).toEqual(["PKG-008.a expect", "PKG-013.a not-evaluated", "PKG-014.a not-evaluated"]);
+  });
+});
+
+describe("the pack's rules in the catalog and the manifest", () => {
+  it("are on by default, each with a description and a fix", () => {
+    const rules = RULE_CATALOG.filter((rule) => rule.set === "oscal-package");
+    expect(rules.map((rule) => rule.id)).toEqual(Array.from({ length: 14 }, (_, i) => `PKG-${String(i + 1).padStart(3, "0")}.a`));
+    for (const rule of rules) {
+      expect(rule.defaultOn, rule.id).toBe(true);
+      expect(rule.description, rule.id).toMatch(/^[A-Z].* \(oscal-package [a-z-]+\)$/);
+      expect(rule.fix, rule.id).toMatch(/^[A-Z].*\.$/);
+    }
+  });
+
+  it("decide NIST's by-component index, which needs a leveraged SSP: no longer listed as not applicable", () => {
+    const sources = ["oscal-by-component-uuid-index", "oscal-ssp-by-component-uuid-index"];
+    expect(manifest.semanticNotApplicable.filter((entry) => sources.includes(entry.source))).toEqual([]);
+    const pack = manifest.packs.find((entry) => entry.name === "oscal-package") as { decidesNist?: { source: string }[] };
+    expect(pack.decidesNist?.map((entry) => entry.source)).toEqual(sources);
   });
 });
