@@ -221,19 +221,22 @@ export function rulesPage(baseUrl: string): string {
     `<p>${RULE_CATALOG.length} rules with ids of their own: those <code>level=full</code> checks once a document passes the
 schema layer, compiled from NIST's OSCAL ${VALIDATOR_RELEASE} metaschema constraints plus a few reference checks of our
 own; rule packs, an organisation's constraints (${packCounts.join(", ")}: FedRAMP's, whose Origin column gives each
-constraint's own id); and the JSON text rules (area JSON) that every run checks, at both levels. A finding's <code>ruleId</code> is one
+constraint's own id, and ours across the documents of a package, on by default); and the JSON text rules (area JSON) that every run checks, at both levels. A finding's <code>ruleId</code> is one
 of the ids below or a schema rule id; ids never change (new rules get new ids).</p>
 <ul><li>Semantic rule ids are <code>&lt;AREA&gt;-&lt;NNN&gt;.&lt;letter&gt;</code>: MET metadata, CTL control-common, CAT catalog,
 PRF profile, CMP component, IMP implementation-common, SSP, ASC assessment-common, AP, AR, POA, MAP mapping, DOC ours,
-FRR FedRAMP's rule pack, JSON the document's text (always on, at every level, not selectable).
+FRR FedRAMP's rule pack, PKG the oscal-package pack, JSON the document's text (always on, at every level, not selectable).
 Constraints sharing a NIST id share the number and take successive letters.</li>
 <li>Rules marked "off" run only when named in the <code>rules</code> query parameter (with <code>level=full</code>):
-${defaultOff.join(", ")}, and every rule of a rule pack. Each is named by its id, in a comma-separated list; a pack's
+${defaultOff.join(", ")}, and every rule of a rule pack that is off by default. Each is named by its id, in a comma-separated list; a pack's
 name (${RULE_PACKS.map((name) => `<code>${escapeHtml(name)}</code>`).join(", ")}) names all of its rules. An unknown id or name is refused with 400
 <code>ERR_UNSUPPORTED_PARAMETER</code>.</li>
-<li>The service reads no document but the one submitted. A pack rule that needs another one (the imported profile,
-resolved, or a diagram's file) gives one <code>warning</code> with keyword <code>not-evaluated</code> and makes the
-report's <code>complete</code> false; the command line and the library can supply local copies of such documents.
+<li>Besides the document submitted, the service reads only its operator's document library. A pack rule that needs
+another document the library does not hold (an SSP's baseline, the plan assessment results import, a diagram's file)
+gives one <code>warning</code> with keyword <code>not-evaluated</code> and makes the report's <code>complete</code>
+false; the command line and the library can supply local copies of such documents. The <code>oscal-package</code>
+rules (area PKG) are on by default at <code>level=full</code>, so a plan, results, POA&amp;M, SSP or profile whose
+imports are not in the library is reported with <code>complete</code> false.
 As every semantic rule, pack rules run only on a document the schema layer accepts.</li>
 <li id="${SCHEMA_RULE_IDS_ANCHOR}">Schema rule ids are not listed here: they are <code>nist-schema:&lt;oscal_version&gt;:&lt;model&gt;:&lt;keyword&gt;:&lt;schema_path&gt;:&lt;keyword&gt;</code>,
 where <code>schema_path</code> is the failing keyword's location in that model's (patched) OSCAL ${VALIDATOR_RELEASE} JSON schema,
