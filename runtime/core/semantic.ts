@@ -1,7 +1,8 @@
 // The semantic layer's rule selection and invocation. The checks are generated code (compiler/semantic), loaded on the
 // first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
 // (compiler/packs: an organisation's constraint files) add rules, default-off unless the pack says otherwise (ours,
-// oscal-package, is on), enabled by naming the pack or by id, and evaluated by the pack engine (runtime/packs/engine.ts) of the runtime module their generated module requires.
+// oscal-package, is on), enabled by naming the pack or by id, and evaluated by the pack engine (runtime/packs/engine.ts)
+// of the runtime module their generated module requires.
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };

@@ -11,6 +11,7 @@ import { stringify } from "yaml";
 import { PACK_NAMES } from "#generated/packs/index.js";
 import { repoRoot } from "../../compiler/paths.js";
 import { validate, type ValidationReport } from "../../runtime/index.js";
+import { DEFAULT_PACKS } from "../../runtime/core/semantic.js";
 import { startService, type TestService } from "../http/support/service.js";
 import { launchBrowser } from "./support.js";
 
@@ -202,9 +203,11 @@ describe("the validation page", () => {
     }, text);
     await fresh.dispatchEvent("#drop-zone", "drop", { dataTransfer: drop });
     await expect.poll(() => fresh.inputValue("#text"), { timeout: PAGE_VALIDATION_MS }).toBe(text);
-    // From the text box, Tab reaches each choice group, each rule pack's box, the rules, then the button; Enter validates.
+    // From the text box, Tab reaches each choice group, each rule pack's box (but the fixed boxes of the packs on by
+    // default), the rules, then the button; Enter validates.
     await fresh.focus("#text");
-    const expectedStops = ["format", "level", "mode", ...PACK_NAMES.map(() => "pack"), "rules", "submit"];
+    expect(await fresh.$$eval('input[name="pack"]:checked:disabled', (boxes) => boxes.map((box) => (box as HTMLInputElement).value))).toEqual([...DEFAULT_PACKS]);
+    const expectedStops = ["format", "level", "mode", ...PACK_NAMES.filter((name) => !DEFAULT_PACKS.includes(name)).map(() => "pack"), "rules", "submit"];
     const stops: string[] = [];
     for (let i = 0; i < expectedStops.length; i++) {
       await fresh.keyboard.press("Tab");
