@@ -35,6 +35,8 @@ export interface Constraint {
   message: string | undefined;
   /** Why the constraint exists, as its <remarks> say it, in plain text (markup stripped, a link's address kept). */
   remarks: string | undefined;
+  /** Where its authors explain it: a SARIF `help-url` property (FedRAMP gives one to most of its constraints). */
+  helpUrl: string | undefined;
 }
 
 /** Whitespace runs as one space, trimmed: how Metapath expressions and messages are compared and shown. */
@@ -80,5 +82,6 @@ export function readConstraint(c: XmlElement, where: string): Constraint {
     test: c.attrs.test === undefined ? undefined : spaced(c.attrs.test),
     message: message ? spaced(textContent(message)) : undefined,
     remarks: remarks ? spaced(plainText(remarks)) : undefined,
+    helpUrl: childElements(c, "prop").find((prop) => prop.attrs.name === "help-url")?.attrs.value,
   };
 }

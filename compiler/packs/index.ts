@@ -15,6 +15,7 @@ import { syntaxNodes } from "../metaschema/syntax-tree.js";
 import { datatypePattern } from "../metaschema/datatypes.js";
 import { proposeRuleIds, readRuleIdTable } from "../metaschema/rule-ids.js";
 import type { AssemblyDef, FieldDef } from "../metaschema/metaschema.js";
+import type { Constraint, ConstraintKind } from "../metaschema/constraint.js";
 import { readConstraintFile, type FileConstraint } from "./constraint-file.js";
 import { emitPackModule, PRIMITIVES, type SourceConstraint, type SourceContext, type SourcePack } from "./emit/module.js";
 import type { DefinitionRow, InstanceSpan, PackRule } from "./program-interface.js";
@@ -40,7 +41,7 @@ export interface PackBuildResult {
   title: string;
   sources: Record<string, string>;
   /** `remarks`: the pack's own remarks on the rule's constraint, in plain text, where it has any. */
-  rules: (PackRule & { defaultOn: boolean; area: string; fix?: string; remarks: string | undefined })[];
+  rules: (PackRule & { defaultOn: boolean; area: string; fix: string | undefined; remarks: string | undefined })[];
   /** NIST constraints (their manifest sources) the pack decides, with the documents it reads. */
   decidesNist: string[];
   constraints: { total: number; compiled: number; byKind: Record<string, { total: number; compiled: number }> };
@@ -265,6 +266,7 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
     const lines = proposeRuleIds(missing.map((id) => ({ key: id, area: definition.area, group: id })), table);
     throw new Error(`${missing.length} constraint id(s) have no rule id in compiler/packs/${definition.name}/rule-ids.tsv. Append:\n${lines.join("\n")}`);
   }
+  const fixes = readFixes(path.join(packDir, "fixes.tsv"), new Set(ids));
   const sortedIds = ids.sort((a, b) => table.get(a)!.localeCompare(table.get(b)!));
   const ruleIndex = new Map(sortedIds.map((id, i) => [id, i]));
   const rules = sortedIds.map((constraintId) => {
@@ -281,11 +283,10 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
       description: `${first.formalName ?? first.message ?? constraintId} (${definition.name} ${constraintId})`,
       models: [...new Set(entries.flatMap((e) => e.models))].sort(),
       remarks: entries.find((e) => e.constraint.remarks !== undefined)?.constraint.remarks,
+      fix: fixes.get(constraintId) ?? kindFix(entries.map((e) => e.constraint)),
     };
   });
   for (const { compiled, constraintId } of pending) compiled.rule = ruleIndex.get(constraintId)!;
-  const fixes = readFixes(path.join(packDir, "fixes.tsv"), new Set(ids));
-  for (const rule of rules) if (fixes.has(rule.constraintId)) Object.assign(rule, { fix: fixes.get(rule.constraintId) });
 
   const needsDocuments: PackBuildResult["needsDocuments"] = [];
   for (const [constraintId, entries] of compiledByRule) {
@@ -319,6 +320,28 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
     needsDocuments,
     decidesNist: definition.decidesNist ?? [],
   };
+}
+
+/** What fixes a finding of each kind, for a rule its pack's fixes.tsv does not name. */
+const KIND_FIXES: Readonly<Record<Exclude<ConstraintKind, "index" | "has-cardinality">, string>> = {
+  "allowed-values": "Use one of the values the finding lists.",
+  matches: "Write the value in the form the rule describes.",
+  "index-has-key": "Refer to something the document declares (or the document it imports), or declare what the reference names.",
+  "is-unique": "Give each entry its own value, or merge the repeated entries.",
+  expect: "Change the document so that it meets the rule's requirement.",
+};
+
+/**
+ * How to fix a finding of a rule its pack gives no fix for: by its kind, with its own words where its constraint has a
+ * message without placeholders (FedRAMP's say what is required), and where the constraint's authors explain it.
+ */
+function kindFix(constraints: readonly Constraint[]): string | undefined {
+  const first = constraints[0]!;
+  const byKind = first.kind in KIND_FIXES ? KIND_FIXES[first.kind as keyof typeof KIND_FIXES] : undefined;
+  const said = first.kind === "expect" && first.message !== undefined && !first.message.includes("{") ? `Meet the requirement: ${first.message}` : byKind;
+  const helpUrl = constraints.find((c) => c.helpUrl !== undefined)?.helpUrl;
+  if (said === undefined) return helpUrl === undefined ? undefined : `See ${helpUrl}.`;
+  return helpUrl === undefined ? said : `${said} Guidance: ${helpUrl}`;
 }
 
 /** A pack's fixes.tsv, when it has one: constraint id → how to fix a finding. Each id must be one of the pack's rules. */

@@ -58,5 +58,6 @@ export function profileImportConstraint(profile: AssemblyDef): RawConstraint {
     test: undefined,
     message: undefined,
     remarks: undefined,
+    helpUrl: undefined,
   };
 }

@@ -71,6 +71,12 @@ const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES
   "JSON-003.a": "Strings and names hold no U+0000 or other C0 control character but tab, LF and CR (XML 1.0, and so OSCAL, excludes them).",
 };
 
+const TEXT_RULE_FIXES: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {
+  "JSON-001.a": "Keep one member of that name in the object, with the value you mean.",
+  "JSON-002.a": "Write the character the escape was meant to be, or remove the escape (a surrogate escape needs its pair).",
+  "JSON-003.a": "Remove the control character, or replace it with a space or a line break.",
+};
+
 /** A catalog's metadata as text (JSON.parse reads it without complaint), each reported at its title. */
 export const TEXT_RULE_EXAMPLES: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], RuleExample> = {
   "JSON-001.a": { pointer: "/catalog/metadata/title", fragment: textRuleFragment('"title": "Catalog",\n  "title": "Catalog, again"') },
@@ -92,6 +98,7 @@ const TEXT_RULES: readonly RuleCatalogEntry[] = Object.values(JSON_RULES).map((r
   keyword: rule.keyword,
   models: [...MODELS],
   description: TEXT_RULE_DESCRIPTIONS[rule.ruleId],
+  fix: TEXT_RULE_FIXES[rule.ruleId],
   example: TEXT_RULE_EXAMPLES[rule.ruleId],
 }));
 

@@ -67,3 +67,23 @@ describe("rule catalog descriptions", () => {
     for (const { id, remarks } of RULE_CATALOG) if (remarks !== undefined) expect(remarks, id).not.toMatch(/<|\s{2}|^\s|\s$/);
   });
 });
+
+describe("rule catalog fixes", () => {
+  it("tells how to fix a finding of every rule", () => {
+    expect(RULE_CATALOG.filter((r) => r.fix === undefined || r.fix.trim() === "").map((r) => r.id)).toEqual([]);
+  });
+
+  it("says an expect rule's fix from its test, or from its own message", () => {
+    expect(rule("IMP-004.a").fix).toBe("Make the port range have a start.");
+    expect(rule("MET-003.a").fix).toBe('Make the link whose href starts with "#" have no media type.');
+    expect(rule("IMP-006.a").fix).toBe("Meet the requirement: The port range start should not be after its end.");
+  });
+
+  it("gives a pack rule a fix by its kind, with the guidance its authors link", () => {
+    const withGuidance = RULE_CATALOG.filter((r) => r.set === "fedramp" && r.fix!.includes("Guidance: https://automate.fedramp.gov/"));
+    expect(withGuidance.length).toBeGreaterThan(50);
+    const leveraged = RULE_CATALOG.find((r) => r.set === "fedramp" && r.fix!.startsWith("Meet the requirement: A FedRAMP SSP MUST define the appropriate FIPS-199 impact level"));
+    expect(leveraged?.fix).toMatch(/ Guidance: https:\/\/automate\.fedramp\.gov\/documentation\/ssp\/[^ ]+$/);
+    expect(rule("JSON-001.a").fix).toBe("Keep one member of that name in the object, with the value you mean.");
+  });
+});

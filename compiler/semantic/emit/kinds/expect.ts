@@ -20,7 +20,8 @@ export const expect: ConstraintEmitter = {
       const own = c.message === undefined ? undefined : `${c.message.replace(/\.$/, "")} (${nodeNoun(node.type)}).`;
       const negative = requirement !== undefined && /^(?:not |have no )/.test(requirement);
       const message = own ?? (statement === undefined ? `The ${nodeNoun(node.type)} does not meet ${unmet}.` : `${statement} This one ${negative ? "does" : "does not"}.`);
-      ctx.describeRule(rule, { description: statement ?? c.message ?? c.formalName ?? `The ${nodeNoun(node.type)} meets a requirement of the OSCAL model.` });
+      const fix = requirement !== undefined ? `Make the ${nodeNounWithConditions(node)} ${requirement}.` : c.message === undefined ? undefined : `Meet the requirement: ${c.message}`;
+      ctx.describeRule(rule, { description: statement ?? c.message ?? c.formalName ?? `The ${nodeNoun(node.type)} meets a requirement of the OSCAL model.`, ...(fix === undefined ? {} : { fix }) });
       return `if (!(${compileBoolean(ctx, test, node)})) R.report(${rule}, PL, ${js(message)});`;
     });
   },
