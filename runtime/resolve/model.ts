@@ -49,8 +49,25 @@ export function ordered(object: Obj, order: readonly string[]): Obj {
   return result;
 }
 
-/** Puts `object`'s members in `order` (then the rest as they were), in place: others hold references to it. */
+/** Whether `object`'s members already stand as `ordered` would put them. */
+function isOrdered(object: Obj, order: readonly string[]): boolean {
+  let rank = 0;
+  let pastOrdered = false;
+  for (const key in object) {
+    const at = object[key] === undefined ? -1 : order.indexOf(key);
+    if (at === -1) pastOrdered = true;
+    else if (pastOrdered || at < rank) return false;
+    else rank = at;
+  }
+  return true;
+}
+
+/**
+ * Puts `object`'s members in `order` (then the rest as they were), in place: others hold references to it. An object
+ * already in order is left alone, as deleting its members would turn it into a slow dictionary-mode object.
+ */
 export function reorderInPlace(object: Obj, order: readonly string[]): void {
+  if (isOrdered(object, order)) return;
   const reordered = ordered(object, order);
   for (const key of Object.keys(object)) delete object[key];
   Object.assign(object, reordered);

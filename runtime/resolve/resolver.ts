@@ -292,11 +292,17 @@ export function resolveDocument(document: unknown, settings: ResolveSettings): {
 const INSERT_PARAM = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
 const FRAGMENT = /#([A-Za-z0-9_.:-]+)/g;
 
+/** Adds each first group of a global pattern's matches; exec rather than matchAll, which allocates an iterator per string. */
+function addMatches(pattern: RegExp, value: string, found: Set<string>): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(value); match !== null; match = pattern.exec(value)) found.add(match[1]!);
+}
+
 /** The ids a value refers to: `#id` fragments and `{{ insert: param, id }}` in any string inside it. */
 function referencesIn(value: unknown, found: Set<string>): void {
   if (typeof value === "string") {
-    if (value.includes("#")) for (const match of value.matchAll(FRAGMENT)) found.add(match[1]!);
-    if (value.includes("{{")) for (const match of value.matchAll(INSERT_PARAM)) found.add(match[1]!);
+    if (value.includes("#")) addMatches(FRAGMENT, value, found);
+    if (value.includes("{{")) addMatches(INSERT_PARAM, value, found);
   } else if (Array.isArray(value)) for (const item of value) referencesIn(item, found);
   else if (isObject(value)) for (const key in value) referencesIn(value[key], found);
 }

@@ -141,6 +141,23 @@ describe("modify", () => {
     expect(control(resolved, "a-1").params[0]).toEqual({ id: "a-1_prm", props: [{ name: "p", value: "1" }], label: "Set twice", constraints: [{ description: "at least weekly" }], values: ["v1"] });
   });
 
+  it("members a set-parameter or an add brings stand in the model's order; members already in order stay as they are", () => {
+    const resolved = resolve(
+      profile(
+        {
+          modify: {
+            "set-parameters": [{ "param-id": "a-1_prm", label: "Set", props: [{ name: "p", value: "1" }] }],
+            alters: [{ "control-id": "a-1", adds: [{ position: "ending", "by-id": "a-1_smt", props: [{ name: "added", value: "1" }] }] }],
+          },
+        },
+        include,
+      ),
+    );
+    const altered = control(resolved, "a-1");
+    expect(Object.keys(altered.params[0])).toEqual(["id", "props", "label", "select"]);
+    expect(Object.keys(altered)).toEqual(["id", "title", "params", "props", "links", "parts"]);
+  });
+
   it("remove takes every object matching all its criteria; by-item-name takes a whole array", () => {
     const resolved = resolve(
       profile({ modify: { alters: [{ "control-id": "a-1", removes: [{ "by-name": "status", "by-class": "x" }, { "by-item-name": "link" }, { "by-id": "a-1_smt.a" }, { "by-name": "label", "by-class": "y" }] }] } }, include),
