@@ -138,10 +138,12 @@ class EqualityIndex {
 const hashable = (atom: Atom): atom is string | number | boolean => !(atom instanceof Date) && !(typeof atom === "number" && Number.isNaN(atom));
 
 /** Per sequence (sequences are shared and never modified: a memoised value, a let's), its equality index; null: none. */
-const equalityIndexes = new WeakMap<readonly Item[], EqualityIndex | null>();
+const equalityIndexes = new WeakMap<readonly Item[], EqualityIndex | null | typeof PROBED_ONCE>();
+/** A sequence one atom was looked for in, not indexed: most sequences made in an evaluation are probed only once. */
+const PROBED_ONCE = Symbol("probed once");
 function equalityIndexOf(items: readonly Item[]): EqualityIndex | null {
   let index = equalityIndexes.get(items);
-  if (index === undefined) {
+  if (index === undefined || index === PROBED_ONCE) {
     const atoms = atomize(items);
     index = atoms.every(hashable) ? new EqualityIndex(atoms, items.length - atoms.length) : null;
     equalityIndexes.set(items, index);
@@ -149,8 +151,17 @@ function equalityIndexOf(items: readonly Item[]): EqualityIndex | null {
   return index;
 }
 
-/** Whether an atom of `probes` equals one of `items`, through the index of `items`; undefined where only pairs decide. */
+/**
+ * Whether an atom of `probes` equals one of `items`, through the index of `items`; undefined where only pairs decide.
+ * One atom looked for in a sequence not seen before is compared pair by pair, which costs what hashing it would and
+ * allocates nothing (`$controls[@id = $id]//part/@id` is a new sequence for every statement); the index is made when
+ * the sequence is probed again.
+ */
 function someEqual(items: readonly Item[], probes: readonly Atom[]): boolean | undefined {
+  if (probes.length === 1 && !equalityIndexes.has(items)) {
+    equalityIndexes.set(items, PROBED_ONCE);
+    return undefined;
+  }
   const index = equalityIndexOf(items);
   if (index === null || !probes.every(hashable)) return undefined;
   return probes.some((probe) => index.has(probe as string | number | boolean));
@@ -352,8 +363,14 @@ function join(items: readonly Item[], { flag, values }: FlagJoin, scope: Scope):
   if (!atoms.every((atom) => typeof atom === "string")) return undefined;
   const index = nodesByFlagValue(items, flag);
   if (index === null) return undefined;
-  const positions = new Set<number>();
   comparisons += atoms.length;
+  // One value (the usual case): its positions, ascending and distinct as the index holds them.
+  if (atoms.length === 1) {
+    const found = index.get(atoms[0] as string);
+    if (found === undefined) return EMPTY;
+    return found.length === items.length ? (items as Item[]) : found.map((position) => items[position]!);
+  }
+  const positions = new Set<number>();
   for (const atom of atoms) for (const position of index.get(atom as string) ?? []) positions.add(position);
   if (positions.size === items.length) return items as Item[];
   return [...positions].sort((a, b) => a - b).map((position) => items[position]!);

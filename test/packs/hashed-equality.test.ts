@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { packModule } from "#generated/packs/index.js";
 import { packProgram, Run, type PackModule } from "../../runtime/packs/engine.js";
 import type { Item } from "../../runtime/packs/node-view.js";
-import { compareGeneral, effectiveBoolean, equal, notEqual, quantifiedEquality, NotEvaluated, type Evaluator } from "../../runtime/packs/primitives.js";
+import { compareFlagWith, compareGeneral, comparisonsMade, effectiveBoolean, equal, notEqual, quantifiedEquality, NotEvaluated, type Evaluator } from "../../runtime/packs/primitives.js";
 
 const ATOMS: Item[] = ["", " ", "0", "1", "1.0", "01", "0x1", "1e0", "-0", "true", "false", "abc", "Infinity", "2020-01-01", 0, -0, 1, 1.5, Infinity, true, false];
 const DATE = new Date("2020-01-01T00:00:00Z");
@@ -63,5 +63,20 @@ describe("hashed general equality", () => {
         expect(outcome(() => quantifiedEquality(some, constant(within), constant(other), undefined, scope)), `round ${round}, ${some ? "some" : "every"}`).toEqual(expected);
       }
     }
+  });
+
+  it("looks for one atom in a new sequence pair by pair, and hashes the sequence when it is looked in again", () => {
+    const ids: Item[] = Array.from({ length: 100 }, (_, i) => `id-${i}`);
+    const work = (probe: () => Item[]) => {
+      const before = comparisonsMade();
+      expect(probe()).toEqual([true]);
+      return comparisonsMade() - before;
+    };
+    // The first atom matches at once: no set of the hundred is made for one look-up.
+    expect(work(() => compareFlagWith(equal, "id-0", ids))).toBe(1);
+    // Probed again, the sequence is hashed once (100 atoms, then the look-up); later look-ups cost one each.
+    expect(work(() => compareFlagWith(equal, "id-99", ids))).toBe(101);
+    expect(work(() => compareGeneral(equal, ["id-98"], ids))).toBe(1);
+    expect(work(() => compareGeneral(equal, ids, ["id-97"]))).toBe(1);
   });
 });
