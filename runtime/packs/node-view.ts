@@ -28,7 +28,6 @@ const INSTANCE: InstanceSpan = 0x4000000;
 // Keys of an XNode's cache besides the generated steps and expressions.
 const CHILDREN = Symbol("children");
 const POINTER = Symbol("pointer");
-const ORDER = Symbol("order");
 const ALL_DESCENDANTS = Symbol("descendants");
 
 const reachableNames = cachedPer((data: ViewDefinitions) => data.namesBelow.map((names) => new Set(names)));
@@ -105,7 +104,7 @@ export class XNode {
   /** The node alone of each flag of the definition, built on first use. */
   private flags: (XNode[] | undefined)[] | undefined;
   /**
-   * Everything else computed on the node, created on first use (most nodes need none): its pointer, document order,
+   * Everything else computed on the node, created on first use (most nodes need none): its pointer,
    * descendant searches (keyed by the step's name list), and the results of variable-free expressions and steps
    * (keyed by their generated function, one for all written alike), which cannot change within a run.
    */
@@ -289,15 +288,41 @@ export class XNode {
   }
 }
 
-/** Document order: the child positions from the document node (flags before children). */
-function orderOf(node: XNode): number[] {
-  if (node.parent === null) return [];
-  return node.get<number[]>(ORDER) ?? node.put(ORDER, [...orderOf(node.parent), node.position]);
+function depthOf(node: XNode): number {
+  let depth = 0;
+  for (let above = node.parent; above !== null; above = above.parent) depth++;
+  return depth;
 }
 
+/** The child positions from the document node down to the node (flags before children). */
+function positionsOf(node: XNode): number[] {
+  const positions: number[] = [];
+  for (let at: XNode = node; at.parent !== null; at = at.parent) positions.push(at.position);
+  return positions.reverse();
+}
+
+/**
+ * Document order: the positions of the two nodes' ancestors where their paths part, or the ancestor first. Worked out
+ * by walking up, rather than from position paths kept on every node sorted: those cost an array and a cache per node.
+ */
 function compareOrder(a: XNode, b: XNode): number {
-  const x = orderOf(a);
-  const y = orderOf(b);
+  let x = a;
+  let y = b;
+  const depthDifference = depthOf(a) - depthOf(b);
+  for (let d = depthDifference; d > 0; d--) x = x.parent!;
+  for (let d = depthDifference; d < 0; d++) y = y.parent!;
+  if (x === y) return depthDifference;
+  while (x.parent !== y.parent) {
+    x = x.parent!;
+    y = y.parent!;
+  }
+  // Nodes of two documents: their position paths compared from their document nodes.
+  if (x.parent === null) return comparePositions(positionsOf(a), positionsOf(b));
+  // Siblings at the same position are two flags, which have no descendants: a and b themselves.
+  return x.position - y.position;
+}
+
+function comparePositions(x: readonly number[], y: readonly number[]): number {
   for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
   return x.length - y.length;
 }
