@@ -20,17 +20,23 @@ interface Location {
   key: string;
 }
 
-/** Every object inside `container` at any depth, each after its container. */
-function contents(container: Obj, found: Location[] = []): Location[] {
+/** Visits every object inside `container` at any depth, each before its contents. */
+function visitContents(container: Obj, visit: (object: Obj, container: Obj, key: string) => void): void {
   for (const key in ITEM_NAMES) {
     const items = container[key];
     if (!Array.isArray(items)) continue;
     for (const object of items) {
       if (!isObject(object)) continue;
-      found.push({ object, container, key });
-      contents(object, found);
+      visit(object, container, key);
+      visitContents(object, visit);
     }
   }
+}
+
+/** Every object inside `container` at any depth, each before its contents. */
+function contents(container: Obj): Location[] {
+  const found: Location[] = [];
+  visitContents(container, (object, container, key) => found.push({ object, container, key }));
   return found;
 }
 
@@ -106,12 +112,18 @@ function addOutside(location: Location, add: Obj, before: boolean): Location[] {
   return placed;
 }
 
-/** Objects inside a control by id (the first of an id wins), kept up to date with what adds bring. */
+/**
+ * Objects inside a control by id (the first of an id wins), kept up to date with what adds bring. Only objects with an
+ * id are recorded: most objects inside a control (props, links) have none.
+ */
 class IdIndex {
   private readonly byId = new Map<unknown, Location>();
+  private readonly register = (object: Obj, container: Obj, key: string): void => {
+    if (object.id !== undefined && !this.byId.has(object.id)) this.byId.set(object.id, { object, container, key });
+  };
 
   constructor(control: Obj) {
-    this.register(contents(control));
+    visitContents(control, this.register);
   }
 
   find(id: string): Location | undefined {
@@ -120,11 +132,10 @@ class IdIndex {
 
   /** Indexes objects an add placed, and what they hold. */
   added(placed: readonly Location[]): void {
-    for (const location of placed) this.register([location, ...contents(location.object)]);
-  }
-
-  private register(locations: readonly Location[]): void {
-    for (const location of locations) if (location.object.id !== undefined && !this.byId.has(location.object.id)) this.byId.set(location.object.id, location);
+    for (const { object, container, key } of placed) {
+      this.register(object, container, key);
+      visitContents(object, this.register);
+    }
   }
 }
 

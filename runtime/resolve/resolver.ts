@@ -290,9 +290,21 @@ export function resolveDocument(document: unknown, settings: ResolveSettings): {
 // ---- Final operations: back-matter, pruning, metadata (spec "Final Operations") ----
 
 const INSERT_PARAM = /\{\{\s*insert:\s*param,\s*([^\s}]+)\s*\}\}/g;
-const FRAGMENT = /#([A-Za-z0-9_.:-]+)/g;
+/** Whether a character may be part of a `#id` fragment: `[A-Za-z0-9_.:-]`. */
+function inFragment(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 58) || code === 95 || code === 46 || code === 45;
+}
 
-/** Adds each first group of a global pattern's matches; exec rather than matchAll, which allocates an iterator per string. */
+/** Adds the id of each `#id` in the string, as `/#([A-Za-z0-9_.:-]+)/g` finds them, without a match array for each. */
+function addFragments(value: string, found: Set<string>): void {
+  for (let hash = value.indexOf("#"); hash !== -1; hash = value.indexOf("#", hash + 1)) {
+    let end = hash + 1;
+    while (end < value.length && inFragment(value.charCodeAt(end))) end++;
+    if (end > hash + 1) found.add(value.slice(hash + 1, end));
+  }
+}
+
+/** Adds the first group of each match of a global pattern; exec rather than matchAll, which makes an iterator per string. */
 function addMatches(pattern: RegExp, value: string, found: Set<string>): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(value); match !== null; match = pattern.exec(value)) found.add(match[1]!);
@@ -301,7 +313,7 @@ function addMatches(pattern: RegExp, value: string, found: Set<string>): void {
 /** The ids a value refers to: `#id` fragments and `{{ insert: param, id }}` in any string inside it. */
 function referencesIn(value: unknown, found: Set<string>): void {
   if (typeof value === "string") {
-    if (value.includes("#")) addMatches(FRAGMENT, value, found);
+    if (value.includes("#")) addFragments(value, found);
     if (value.includes("{{")) addMatches(INSERT_PARAM, value, found);
   } else if (Array.isArray(value)) for (const item of value) referencesIn(item, found);
   else if (isObject(value)) for (const key in value) referencesIn(value[key], found);
