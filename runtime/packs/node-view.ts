@@ -207,11 +207,15 @@ export class XNode {
     return count;
   }
 
-  /** Descendants with one of the names (every descendant when `names` is undefined), in document order. */
+  /**
+   * Descendants with one of the names (every descendant when `names` is undefined), in document order. Kept under the
+   * names array: steps pass canonicalNames' array, so that the packs sharing a view share their searches too.
+   */
   descendants(names?: readonly string[]): XNode[] {
     const key = names ?? ALL_DESCENDANTS;
     const known = this.get<XNode[]>(key);
     if (known !== undefined) return known;
+    searches++;
     const out: XNode[] = [];
     const plan = searchPlan(this.view.data, names);
     const visit = (node: XNode) => {
@@ -366,6 +370,19 @@ export const canonicalDefinitions = cachedPer((data: ViewDefinitions): ViewDefin
   if (canonical === undefined) definitionsByContent.set(content, (canonical = data));
   return canonical;
 });
+
+/** The first names array seen with the same names, by the names: the key of their search's result on a node. */
+const namesByContent = new Map<string, readonly string[]>();
+export function canonicalNames(names: readonly string[]): readonly string[] {
+  const content = names.join("\n");
+  let canonical = namesByContent.get(content);
+  if (canonical === undefined) namesByContent.set(content, (canonical = names));
+  return canonical;
+}
+
+let searches = 0;
+/** How many descendant searches nodes have made (not answered from a node's memo): the tests count with it. */
+export const searchesMade = (): number => searches;
 
 let views = 0;
 /** How many document views have been made: the tests count with it that one validation views each document once. */

@@ -3,7 +3,7 @@
 // it never sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
 import { allowedList, notAllowed } from "../semantic/helpers.cjs";
-import { FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
+import { canonicalNames, FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
 export { ChildNames, XNode, normalize } from "./node-view.js";
@@ -557,9 +557,13 @@ export function flagStep(name: string): Evaluator {
   return (item) => (item instanceof XNode && item.def !== FLAG ? item.flag(name) : EMPTY);
 }
 
-/** `//names` from a node: kept on the node under `names` (the walk stores the document node's under the same array). */
+/**
+ * `//names` from a node: kept on the node under the canonical array of `names`, one for every step and pack that
+ * searches for the same names (the walk stores the document node's under the same array).
+ */
 export function descendantStep(names: readonly string[]): Evaluator {
-  return (item) => (item instanceof XNode ? item.descendants(names) : EMPTY);
+  const key = canonicalNames(names);
+  return (item) => (item instanceof XNode ? item.descendants(key) : EMPTY);
 }
 
 /** `@flag = literal(s)`, general comparison: false when the flag is absent. */

@@ -8,7 +8,7 @@ import * as primitives from "./primitives.js";
 
 export * from "./primitives.js";
 export { packProgram, runPack, Run } from "./engine.js";
-export { viewsMade } from "./node-view.js";
+export { searchesMade, viewsMade } from "./node-view.js";
 
 // Every primitive a pack's generated code calls: the build fails to type-check when one is missing here.
 primitives satisfies Record<PrimitiveName, unknown>;
