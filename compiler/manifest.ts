@@ -6,7 +6,7 @@ import { repoRoot } from "./paths.js";
 import type { SchemaPatch } from "./patches.js";
 import type { SemanticBuildResult } from "./semantic/index.js";
 import type { PackBuildResult } from "./packs/index.js";
-import { loadRuleExamples } from "./semantic/rule-examples.js";
+import { loadRuleExamples, unreachableRules } from "./semantic/rule-examples.js";
 
 export const ENGINE_NAME = "oscal-validator";
 
@@ -51,7 +51,8 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
       })),
     ),
   ];
-  const examples = loadRuleExamples(new Set(semanticRules.map((rule) => rule.id)));
+  const unreachable = unreachableRules(input.semantic);
+  const examples = loadRuleExamples(new Set(semanticRules.map((rule) => rule.id)), unreachable);
   const body = {
     engine: ENGINE_NAME,
     validator: input.release,
@@ -61,10 +62,12 @@ export function buildManifest(input: ManifestInput): { manifest: string; runtime
     tools: toolVersions(),
     schemaRules: input.schemaRules,
     // Pack rules are semantic rules too (off unless their pack is on by default, enabled by their pack or by id),
-    // marked with their pack. A rule with a verified failing example carries it, for the rule catalog.
+    // marked with their pack. A rule with a verified failing example carries it, for the rule catalog; one that can
+    // never report on a document the semantic layer sees says why instead.
     semanticRules: semanticRules.map((rule) => {
       const example = examples.get(rule.id);
-      return example === undefined ? rule : { ...rule, example };
+      const why = unreachable.get(rule.id);
+      return { ...rule, ...(example === undefined ? {} : { example }), ...(why === undefined ? {} : { unreachable: why }) };
     }),
     // A NIST constraint a pack decides (with the other document it needs) is the pack's, listed there.
     semanticNotApplicable: input.semantic.notApplicable.filter((entry) => !input.packs.some((pack) => pack.decidesNist.includes(entry.source))),

@@ -13,6 +13,7 @@ import { SEMANTIC_DTS } from "./declarations.js";
 import { semanticModule } from "./module.js";
 import { Code } from "../codegen/code.js";
 import { checkJsonNames } from "./json-names.js";
+import { schemaEnforcedRules } from "./schema-enforced.js";
 import type { JsonSchema } from "../schema-source.js";
 
 export interface SemanticRuleInfo {
@@ -38,6 +39,8 @@ export interface SemanticBuildResult {
   notApplicable: { source: string; kind: string; reason: string }[];
   /** Rules compiled to no code: allowed-values with allow-other="yes", alone at every node they reach, never report. */
   inert: string[];
+  /** Strict allowed-values rules whose list is the JSON schema's enum there: rule id → that property in the complete schema. */
+  schemaEnforced: Record<string, string>;
 }
 
 /** Definitions reachable from each root model (flags included), to tell which models a rule applies to. */
@@ -234,6 +237,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   return {
     rules: rules.map(({ constraint: _unused, ...info }) => info),
     inert: [...gen.ctx.inert].map((index) => rules[index]!.id).sort(),
+    schemaEnforced: Object.fromEntries(schemaEnforcedRules(rules, options.completeSchema)),
     notApplicable: [...notApplicable]
       .map(([c, reason]) => ({ source: c.id ?? c.key, kind: c.kind, reason }))
       .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),

@@ -19,6 +19,7 @@ export function explainRule(rule: RuleCatalogEntry, format: RulesFormat): string
     `Source: ${origin}${rule.constraintId === undefined ? "" : `, constraint ${rule.constraintId}`}`,
     ...(rule.metapath === undefined ? [] : [`Metapath: ${rule.metapath}`]),
     ...(rule.example === undefined ? [] : exampleLines(rule.example)),
+    ...(rule.unreachableReason === undefined ? [] : ["", `No failing example: ${rule.unreachableReason}`]),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -31,9 +32,10 @@ function exampleLines(example: RuleExample): string[] {
 export function formatRules(format: RulesFormat, sets: readonly string[] = []): string {
   const catalog = sets.length === 0 ? RULE_CATALOG : RULE_CATALOG.filter((rule) => sets.includes(rule.set));
   if (format === "json") {
-    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, remarks, fix, example }) => ({
+    const rules = catalog.map(({ id, constraintId, set, severity, defaultOn, description, remarks, fix, example, reachable, unreachableReason }) => ({
       id, ...(constraintId === undefined ? {} : { constraintId }), set, severity, defaultOn, description, ...(remarks === undefined ? {} : { remarks }),
       ...(fix === undefined ? {} : { fix }), ...(example === undefined ? {} : { example }),
+      ...(reachable === undefined ? {} : { reachable, unreachableReason }),
     }));
     return `${JSON.stringify(rules, null, 2)}\n`;
   }

@@ -32,6 +32,10 @@ export interface RuleCatalogEntry {
   remarks?: string;
   /** A failing example, verified to make the rule report: where the finding points, and what the document holds there. */
   example?: RuleExample;
+  /** Present (false) for a rule that can never report on a document the schema layer accepted, so that none has an example. */
+  reachable?: false;
+  /** Why such a rule can never report, in one sentence. */
+  unreachableReason?: string;
 }
 
 export interface RuleExample {
@@ -62,7 +66,14 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
     ...("metapath" in rule && rule.metapath !== undefined ? { metapath: rule.metapath } : {}),
     ...("remarks" in rule && rule.remarks !== undefined ? { remarks: rule.remarks } : {}),
     ...("example" in rule && rule.example !== undefined ? { example: rule.example } : {}),
+    ...("unreachable" in rule && rule.unreachable !== undefined ? { reachable: false as const, unreachableReason: unreachableReason(rule.unreachable) } : {}),
   };
+}
+
+function unreachableReason(unreachable: { reason: string; schemaEnum?: string }): string {
+  return unreachable.reason === "schema-enum"
+    ? `The JSON schema enforces this list first (the enum at ${unreachable.schemaEnum} in the complete schema), so this rule reports only if the schema layer is bypassed.`
+    : "This rule lists known values and never reports alone: any other value is allowed too.";
 }
 
 const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {

@@ -210,7 +210,8 @@ export function rulesPage(baseUrl: string): string {
     const fix = rule.fix === undefined ? "" : `<br>Fix: ${escapeHtml(rule.fix)}`;
     // A character reference for each line break keeps every rule on one line of the page's source.
     const example = rule.example === undefined ? "" : `<details><summary>Example: a finding at ${rule.example.pointer === "" ? "the document root" : `<code>${escapeHtml(rule.example.pointer)}</code>`}</summary><pre>${escapeHtml(rule.example.fragment).replaceAll("\n", "&#10;")}</pre></details>`;
-    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${why}${fix}${example}</td></tr>`;
+    const unreachable = rule.unreachableReason === undefined ? "" : `<br>No failing example: ${escapeHtml(rule.unreachableReason)}`;
+    return `<tr id="${escapeHtml(rule.id)}"><td><a href="#${encodeURIComponent(rule.id)}"><code>${escapeHtml(rule.id)}</code></a></td><td>${rule.severity}</td><td>${rule.defaultOn ? "on" : "off"}</td><td>${escapeHtml(rule.keyword)}</td><td>${rule.models.join(", ")}</td><td>${origin}</td><td>${escapeHtml(rule.description)}${why}${fix}${example}${unreachable}</td></tr>`;
   }).join("\n");
   const isPackRule = (rule: (typeof RULE_CATALOG)[number]) => rule.set !== "nist" && rule.set !== "ours";
   const defaultOff = RULE_CATALOG.filter((rule) => !rule.defaultOn && !isPackRule(rule)).map((rule) => `<code>${escapeHtml(rule.id)}</code>`);
@@ -247,7 +248,7 @@ their sorted ids.</li></ul>
 fix a finding where one sentence can say it; a NIST rule's Origin column gives its constraint as the metaschema writes it, in Metapath (findings never show
 Metapath; <code>oscal-validate rules --explain RULE</code> prints the same for one rule). Most rules show a failing
 example: where a finding points and the JSON the document holds there, taken from a real document changed until the
-rule reported on it.</p>
+rule reported on it. A rule that can never report on a document the schema accepted says why instead.</p>
 <table><tr><th>Rule id</th><th>Severity</th><th>Default</th><th>Constraint kind</th><th>Models</th><th>Origin</th><th>Description</th></tr>
 ${rows}
 </table>`,

@@ -88,13 +88,14 @@ describe("oscal-validate --format junit", () => {
 });
 
 describe("oscal-validate rules", () => {
-  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description, remarks, fix and example", () => {
+  it("--format json lists every semantic rule with id, constraintId (NIST and pack rules), set, severity, defaultOn, description, remarks, fix, example and why none can exist", () => {
     const { status, stdout } = run(["rules", "--format", "json"]);
     expect(status).toBe(0);
     const rules = JSON.parse(stdout) as Array<Record<string, unknown>>;
     expect(rules).toHaveLength(RULE_CATALOG.length);
     expect(rules.map((rule) => rule.id)).toEqual(RULE_CATALOG.map((rule) => rule.id));
-    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.remarks ? ["remarks"] : []), ...(rule.fix ? ["fix"] : []), ...(rule.example ? ["example"] : [])].sort());
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["description", "defaultOn", "id", "set", "severity", ...(rule.set !== "ours" && rule.constraintId ? ["constraintId"] : []), ...(rule.remarks ? ["remarks"] : []), ...(rule.fix ? ["fix"] : []), ...(rule.example ? ["example"] : []), ...(rule.reachable === false ? ["reachable", "unreachableReason"] : [])].sort());
+    expect(rules.find((rule) => rule.id === "MET-021.a")).toMatchObject({ reachable: false, unreachableReason: expect.stringMatching(/^The JSON schema enforces this list first/) });
     const withExample = RULE_CATALOG.find((rule) => rule.example !== undefined)!;
     expect(rules.find((rule) => rule.id === withExample.id)!.example).toEqual(withExample.example);
     expect(rules.filter((rule) => rule.set === "ours").every((rule) => !("constraintId" in rule))).toBe(true);
@@ -136,6 +137,14 @@ describe("oscal-validate rules", () => {
     expect(lines.slice(-fragment.length - 2)).toEqual(["", `Example (a finding at ${rule.example!.pointer}):`, ...fragment.map((line) => `  ${line}`)]);
     expect(JSON.parse(lines.slice(-fragment.length).join("\n"))).toEqual(JSON.parse(rule.example!.fragment));
     expect(run(["rules", "--explain", RULE_CATALOG.find((entry) => entry.example === undefined)!.id]).stdout).not.toContain("Example");
+  });
+
+  it("--explain says why a rule that can never report has no failing example", () => {
+    const schemaEnforced = run(["rules", "--explain", "MET-021.a"]).stdout.trimEnd().split("\n");
+    expect(schemaEnforced.at(-1)).toMatch(/^No failing example: The JSON schema enforces this list first \(the enum at \/definitions\/.*\/properties\/type\/allOf\/1 in the complete schema\), so this rule reports only if the schema layer is bypassed\.$/);
+    const knownValues = RULE_CATALOG.find((rule) => rule.keyword === "allowed-values" && rule.reachable === false && /never fails alone/.test(rule.description))!;
+    expect(run(["rules", "--explain", knownValues.id]).stdout.trimEnd().split("\n").at(-1)).toBe("No failing example: This rule lists known values and never reports alone: any other value is allowed too.");
+    expect(run(["rules", "--explain", "MET-045.a"]).stdout).not.toContain("No failing example");
   });
 
   it("--explain refuses an unknown rule, and validation refuses --explain", () => {

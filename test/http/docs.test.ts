@@ -83,6 +83,17 @@ describe("documentation of reports and rules", () => {
     expect(new RegExp(`<tr id="${without.id.replace(".", "\\.")}">(.*)</tr>`).exec(html)![1]).not.toContain("Example");
   });
 
+  it("/docs/rules says why a rule that can never report has no failing example", async () => {
+    const html = await get("/docs/rules");
+    const unreachable = RULE_CATALOG.filter((rule) => rule.reachable === false);
+    expect(unreachable.length).toBeGreaterThan(0);
+    for (const rule of unreachable) {
+      const row = unescapeHtml(new RegExp(`<tr id="${rule.id.replace(".", "\\.")}">(.*)</tr>`).exec(html)![1]!);
+      expect(row).toContain(`<br>No failing example: ${rule.unreachableReason!}</td>`);
+    }
+    expect(new RegExp(`<tr id="MET-045\\.a">(.*)</tr>`).exec(html)![1]).not.toContain("No failing example");
+  });
+
   it("/docs/rules is described in OpenAPI as a read-only page", () => {
     expect(Object.keys(openapi.paths["/docs/rules"]).sort()).toEqual(["get", "head", "options"]);
   });

@@ -7,9 +7,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../compiler/json-patch.js";
 import { RULE_EXAMPLES_FILE, loadRuleExamples } from "../../compiler/semantic/rule-examples.js";
+import manifest from "#generated/manifest.json" with { type: "json" };
 import { RULE_CATALOG, TEXT_RULE_EXAMPLES } from "../../runtime/core/rule-catalog.js";
 import { validateText } from "../../runtime/core/validate.js";
 import { resolveBase, validateWithEveryRule, type RuleExample } from "../helpers/rule-examples.js";
+import { patchedSchemas } from "../helpers/patched-schemas.js";
 
 const examples = Object.entries(JSON.parse(readFileSync(RULE_EXAMPLES_FILE, "utf8")) as Record<string, RuleExample>);
 
@@ -55,9 +57,11 @@ describe("the rule catalog's failing examples", () => {
     try {
       const file = path.join(dir, "rule-examples.json");
       writeFileSync(file, JSON.stringify({ "NOPE-001.a": { pointer: "/catalog", fragment: "{}" } }));
-      expect(() => loadRuleExamples(new Set(["MET-045.a"]), file)).toThrow(/NOPE-001\.a, which is no rule/);
+      expect(() => loadRuleExamples(new Set(["MET-045.a"]), new Map(), file)).toThrow(/NOPE-001\.a, which is no rule/);
       writeFileSync(file, JSON.stringify({ "MET-045.a": { pointer: "/catalog", fragment: "{" } }));
-      expect(() => loadRuleExamples(new Set(["MET-045.a"]), file)).toThrow(SyntaxError);
+      expect(() => loadRuleExamples(new Set(["MET-045.a"]), new Map(), file)).toThrow(SyntaxError);
+      writeFileSync(file, JSON.stringify({ "MET-021.a": { pointer: "/catalog/metadata/parties/0/type", fragment: "{}" } }));
+      expect(() => loadRuleExamples(new Set(["MET-021.a"]), new Map([["MET-021.a", { reason: "schema-enum", schemaEnum: "/definitions" }]]), file)).toThrow(/MET-021\.a, which the build found unreachable \(schema-enum\)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -75,5 +79,39 @@ describe("the rule catalog's failing examples", () => {
     const text = `{"catalog": {"uuid": "11111111-2222-4333-8444-555555555555", "metadata": ${example.fragment}}}`;
     const outcome = validateText(text, { level: "full" });
     expect(outcome.kind === "report" && outcome.report.issues.map((issue) => [issue.ruleId, issue.path])).toEqual([[rule, example.pointer]]);
+  });
+});
+
+describe("the rule catalog's rules that can never report", () => {
+  const unreachable = manifest.semanticRules.flatMap((rule) => ("unreachable" in rule && rule.unreachable !== undefined ? [{ rule, unreachable: rule.unreachable as { reason: string; schemaEnum?: string } }] : []));
+  const catalog = new Map(RULE_CATALOG.map((rule) => [rule.id, rule]));
+
+  it("have no example, and the catalog says why in a sentence", () => {
+    expect(unreachable.map(({ unreachable: { reason } }) => reason)).toEqual(expect.arrayContaining(["known-values", "schema-enum"]));
+    for (const { rule, unreachable: { reason } } of unreachable) {
+      expect(catalog.get(rule.id)?.example, rule.id).toBeUndefined();
+      expect(catalog.get(rule.id)?.reachable, rule.id).toBe(false);
+      expect(catalog.get(rule.id)?.unreachableReason, rule.id).toMatch(reason === "schema-enum" ? /^The JSON schema enforces this list first .*bypassed\.$/ : /^This rule lists known values and never reports alone/);
+    }
+    expect(RULE_CATALOG.filter((rule) => rule.reachable === false)).toHaveLength(unreachable.length);
+  });
+
+  it("are allowed-values rules that allow other values, alone", () => {
+    const knownValues = unreachable.filter(({ unreachable: { reason } }) => reason === "known-values").map(({ rule }) => rule);
+    for (const rule of knownValues) expect([rule.keyword, rule.description], rule.id).toEqual(["allowed-values", expect.stringMatching(/never fails alone/)]);
+  });
+
+  it("or list exactly the values of the enum the patched JSON schema puts on the same property", () => {
+    const complete = patchedSchemas().get("oscal_complete_schema.json")!;
+    const schemaEnum = unreachable.filter(({ unreachable: { reason } }) => reason === "schema-enum");
+    for (const { rule, unreachable: { schemaEnum: pointer } } of schemaEnum) {
+      const tokens = pointer!.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+      const node = tokens.reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], complete) as { enum?: string[] };
+      // The description lists the rule's values ("is one of 3 values: "a", "b", "c"."); the metapath names the property.
+      const listed = [...rule.description.slice(rule.description.indexOf("values:")).matchAll(/"([^"]*)"/g)].map((quoted) => quoted[1]);
+      expect([...(node.enum ?? [])].sort(), rule.id).toEqual(listed.sort());
+      const property = /^\. in ([\w-]+) takes/.exec("metapath" in rule ? (rule.metapath ?? "") : "")?.[1];
+      expect(tokens.filter((token, index) => tokens[index - 1] === "properties").at(-1), rule.id).toBe(property);
+    }
   });
 });
