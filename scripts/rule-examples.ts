@@ -8,15 +8,17 @@
 // level full with every rule on (default-off rules and every pack); for each rule the change that makes the fewest
 // other rules report, at the finding's node where there is a choice (the first such in a fixed order), is kept, with
 // the pointer of one finding of the rule and what the document holds there. test/semantic/rule-examples.test.ts
-// rebuilds every example and checks that its rule reports there. The same inputs give the same file.
+// rebuilds every example and checks that its rule reports there. Rules that no single change reaches get a context
+// built into a small document (scripts/rule-example-contexts.ts). The same inputs give the same file.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { applyPatch, type PatchOperation } from "../compiler/json-patch.js";
 import { RULE_EXAMPLES_FILE } from "../compiler/semantic/rule-examples.js";
-import { resolveBase, validateWithEveryRule, type RuleExample } from "../test/helpers/rule-examples.js";
+import { readDocuments, resolveBase, validateWithEveryRule, type RuleExample } from "../test/helpers/rule-examples.js";
 import { listCorpus } from "../test/helpers/corpus.js";
 import { MODELS } from "../runtime/core/report.js";
+import { BUILT_CONTEXTS } from "./rule-example-contexts.js";
 
 /** Corpus documents mutated per model, smallest first: small documents keep the run short and the fragments plain. */
 const CORPUS_DOCUMENTS_PER_MODEL = 8;
@@ -161,9 +163,9 @@ function exampleFragment(document: Json, findingPointer: string, change: readonl
   return withContext.split("\n").length <= FRAGMENT_MAX_LINES ? withContext : JSON.stringify(trim(node, branch, 0, false), null, 2);
 }
 
-/** Semantic findings of a validation, as rule id → pointers (none when the schema layer failed). */
-function findings(document: unknown): Map<string, string[]> {
-  const report = validateWithEveryRule(document);
+/** Semantic findings of a validation (with the other documents named), as rule id → pointers (none when the schema layer failed). */
+function findings(document: unknown, documents?: Readonly<Record<string, string>>): Map<string, string[]> {
+  const report = validateWithEveryRule(document, documents === undefined ? undefined : readDocuments(documents));
   const byRule = new Map<string, string[]>();
   for (const issue of report.issues) {
     if (issue.keyword === "not-evaluated") continue;
@@ -224,6 +226,17 @@ function isAtFinding(change: readonly PatchOperation[], finding: string): boolea
   return changed === undefined || changed === finding || changed.startsWith(`${finding}/`) || finding.startsWith(`${changed}/`);
 }
 
+/** The findings of known rules at pointers where the unchanged document had none of the rule's. */
+function freshFindings(before: ReadonlyMap<string, string[]>, after: ReadonlyMap<string, string[]>, known: ReadonlySet<string>): Map<string, string[]> {
+  const fresh = new Map<string, string[]>();
+  for (const [rule, pointers] of after) {
+    const earlier = new Set(before.get(rule) ?? []);
+    const added = pointers.filter((pointer) => !earlier.has(pointer));
+    if (added.length > 0 && known.has(rule)) fresh.set(rule, added);
+  }
+  return fresh;
+}
+
 function main(): void {
   const known = new Set(manifest.semanticRules.map((rule) => rule.id));
   const best = new Map<string, Candidate>();
@@ -248,12 +261,7 @@ function main(): void {
       applyPatch(document, change);
       const after = findings(document);
       tried++;
-      const fresh = new Map<string, string[]>();
-      for (const [rule, pointers] of after) {
-        const before = new Set(baseline.get(rule) ?? []);
-        const added = pointers.filter((pointer) => !before.has(pointer));
-        if (added.length > 0 && known.has(rule)) fresh.set(rule, added);
-      }
+      const fresh = freshFindings(baseline, after, known);
       const narrower = new Set<PatchOperation>();
       for (const [rule, pointers] of fresh) {
         const kept = best.get(rule);
@@ -272,6 +280,23 @@ function main(): void {
     for (const change of all) for (const narrower of attempt(change)) attempt(narrower);
     process.stderr.write(`${base}: ${tried} changes, ${best.size} rules with an example\n`);
   }
+  // Contexts no single change of a real document adds, for the rules still without an example.
+  // A context's other documents count as part of it: its findings are compared with the base's alone.
+  const changedExamples = new Set(best.keys());
+  const baseFindings = new Map<string, Map<string, string[]>>();
+  for (const { base, patch, documents } of BUILT_CONTEXTS) {
+    const original = resolveBase(base).read() as Json;
+    if (!baseFindings.has(base)) baseFindings.set(base, findings(original));
+    const document = structuredClone(original);
+    applyPatch(document, patch);
+    const fresh = freshFindings(baseFindings.get(base)!, findings(document, documents), known);
+    for (const [rule, pointers] of fresh) {
+      if (changedExamples.has(rule)) continue;
+      const example = { base, patch, pointer: pointers[0]!, fragment: exampleFragment(document, pointers[0]!, patch), ...(documents === undefined ? {} : { documents }) };
+      offer(rule, { ...example, score: fresh.size + (isAtFinding(patch, pointers[0]!) ? 0 : ELSEWHERE) });
+    }
+  }
+  process.stderr.write(`${BUILT_CONTEXTS.length} built contexts: ${best.size} rules with an example\n`);
   const ordered = manifest.semanticRules.filter((rule) => best.has(rule.id)).map((rule) => {
     const { score: _, ...example } = best.get(rule.id)!;
     return [rule.id, example] as const;

@@ -19,6 +19,8 @@ export interface RuleExample {
   pointer: string;
   /** What the changed document holds there, trimmed to what matters, as pretty JSON. */
   fragment: string;
+  /** The other documents a pack rule reads (an imported baseline, plan or SSP): href as the document writes it → base. */
+  documents?: Record<string, string>;
 }
 
 export function resolveBase(base: string): { directory: string; read: () => unknown } {
@@ -35,8 +37,13 @@ const PACKS = manifest.packs.map((pack) => pack.name);
 /** A fixed clock, for the pack rules that compare dates with the current time. */
 const NOW = new Date("2026-06-01T00:00:00Z");
 
-export function validateWithEveryRule(document: unknown): ValidationReport {
-  const outcome = validateDocument(document, { level: "full", rules: DEFAULT_OFF, constraints: PACKS, now: NOW, maxIssues: Infinity });
+/** The documents an example names, read from their bases. */
+export function readDocuments(documents: Readonly<Record<string, string>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(documents).map(([href, base]) => [href, resolveBase(base).read()]));
+}
+
+export function validateWithEveryRule(document: unknown, documents?: Readonly<Record<string, unknown>>): ValidationReport {
+  const outcome = validateDocument(document, { level: "full", rules: DEFAULT_OFF, constraints: PACKS, now: NOW, maxIssues: Infinity, ...(documents === undefined ? {} : { documents }) });
   if (outcome.kind !== "report") throw new Error(`no report: ${outcome.error.code}`);
   return outcome.report;
 }

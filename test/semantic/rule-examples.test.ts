@@ -1,6 +1,7 @@
 // The rule catalog's failing examples are true: each one's document, rebuilt from its base and patch, makes its rule
-// report at the recorded pointer when validated at level full with every rule on, and the fragment the catalog shows
-// is what that document holds there.
+// report at the recorded pointer when validated at level full with every rule on (with the other documents it names, for
+// pack rules that read an imported baseline, plan or SSP), and the fragment the catalog shows is what that document holds
+// there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { RULE_EXAMPLES_FILE, loadRuleExamples } from "../../compiler/semantic/ru
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { RULE_CATALOG, TEXT_RULE_EXAMPLES } from "../../runtime/core/rule-catalog.js";
 import { validateText } from "../../runtime/core/validate.js";
-import { resolveBase, validateWithEveryRule, type RuleExample } from "../helpers/rule-examples.js";
+import { readDocuments, resolveBase, validateWithEveryRule, type RuleExample } from "../helpers/rule-examples.js";
 import { patchedSchemas } from "../helpers/patched-schemas.js";
 
 const examples = Object.entries(JSON.parse(readFileSync(RULE_EXAMPLES_FILE, "utf8")) as Record<string, RuleExample>);
@@ -69,7 +70,7 @@ describe("the rule catalog's failing examples", () => {
 
   it.each(examples)("%s reports on its example at the recorded pointer, which holds the fragment", (rule, example) => {
     const document = rebuild(example);
-    const report = validateWithEveryRule(document);
+    const report = validateWithEveryRule(document, example.documents === undefined ? undefined : readDocuments(example.documents));
     const reported = report.issues.filter((issue) => issue.ruleId === rule && issue.keyword !== "not-evaluated").map((issue) => issue.path);
     expect(reported).toContain(example.pointer);
     expect(isTrimmedFrom(JSON.parse(example.fragment), objectAt(document, example.pointer))).toBe(true);
