@@ -48,6 +48,8 @@ const party = { "role-id": ROLE, "party-uuids": [PARTY] };
 const ssp = "/system-security-plan";
 const requirement = `${ssp}/control-implementation/implemented-requirements/0`;
 const component = (n: number, type: string) => ({ uuid: uuid(n), type, title: "Built component", description: "A component built for the example.", status: { state: "operational" } });
+const control = "/catalog/groups/0/groups/0/controls/0";
+const assessment = (props: object[]) => ({ name: "assessment", ...(props.length === 0 ? {} : { props }), prose: "Assess the control." });
 const hash = (algorithm: string) => add(`${ssp}/back-matter/resources/0/rlinks/0/hashes`, [{ algorithm, value: "0123456789abcdef" }]);
 
 export const BUILT_CONTEXTS: readonly BuiltContext[] = [
@@ -97,11 +99,25 @@ export const BUILT_CONTEXTS: readonly BuiltContext[] = [
   { rule: "AR-002.a", base: AR, patch: [add("/assessment-results/results/0/local-definitions", { users: twice({ uuid: uuid(1), title: "Assessor", "role-ids": [ROLE] }) })] },
   { rule: "AR-003.a", base: AR, patch: [add("/assessment-results/results/0/attestations", [{ "responsible-parties": twice(party), parts: [{ name: "assertion", prose: "Attested." }] }])] },
   { rule: "ASC-086.a", base: AR, patch: [add("/assessment-results/results/0/risks", [{ uuid: uuid(1), title: "A risk", description: "A risk.", statement: "A risk.", status: "open", "risk-log": { entries: [{ uuid: uuid(2), start: "2024-01-01T00:00:00Z", props: [{ name: "zz-unlisted", value: "x" }] }] } }])] },
+  { rule: "ASC-009.a", base: AR, patch: [add("/assessment-results/results/0/attestations", [{ parts: [{ name: "objective", props: [{ name: "zz-unlisted", value: "x" }], prose: "An objective." }] }])] },
+  { rule: "ASC-011.a", base: AR, patch: [add("/assessment-results/results/0/attestations", [{ parts: [{ name: "objective", props: [{ name: "method", value: "zz-unlisted" }], prose: "An objective." }] }])] },
+  {
+    rule: "ASC-015.a",
+    base: AR,
+    patch: [add("/assessment-results/results/0/observations", [{ uuid: uuid(1), description: "An observation.", methods: ["TEST"], collected: "2024-01-01T00:00:00Z", origins: [{ actors: [{ type: "party", "actor-uuid": PARTY }], "related-tasks": [{ "task-uuid": uuid(9), "responsible-parties": twice(party) }] }] }])],
+  },
+  { rule: "PRF-006.a", base: PROFILE, patch: [add("/profile/modify", { alters: [{ "control-id": "ac-1", adds: [{ props: [{ name: "zz-unlisted", value: "x" }] }] }] })] },
   { rule: "CMP-023.a", base: COMPONENT_DEFINITION, patch: [add("/component-definition/capabilities", twice({ uuid: uuid(1), name: "Capability", description: "A capability." }))] },
   { rule: "CMP-006.a", base: COMPONENT_DEFINITION, patch: [add("/component-definition/capabilities", [{ uuid: uuid(1), name: "Capability", description: "A capability.", "incorporates-components": twice({ "component-uuid": "cc215481-bfb2-4537-b5b0-f46914656975", description: "Incorporated." }) }])] },
   { rule: "CTL-003.a", base: CATALOG, patch: [add("/catalog/params", [{ id: "built-1", props: [{ name: "zz-unlisted", value: "x" }] }])] },
   { rule: "CTL-004.a", base: CATALOG, patch: [add("/catalog/params", [{ id: "built-1", props: [{ name: "zz-unlisted", ns: "http://csrc.nist.gov/ns/rmf", value: "x" }] }])] },
   { rule: "CTL-005.a", base: CATALOG, patch: [add("/catalog/params", [{ id: "built-0" }, { id: "built-1", "depends-on": "built-0" }])] },
+  { rule: "CAT-007.a", base: CATALOG, patch: [add(`${control}/parts/4`, { name: "statement", parts: [{ name: "zz-unlisted", prose: "An item." }] })] },
+  { rule: "CAT-009.a", base: CATALOG, patch: [add(`${control}/parts/4`, { ...assessment([{ name: "method", value: "TEST" }]), parts: [{ name: "zz-unlisted", prose: "Objects." }] })] },
+  { rule: "CAT-010.a", base: CATALOG, patch: [add(`${control}/parts/4`, assessment([{ name: "method", value: "TEST" }, { name: "zz-unlisted", value: "x" }]))] },
+  { rule: "CAT-011.a", base: CATALOG, patch: [add(`${control}/parts/4`, assessment([{ name: "method", value: "TEST" }, { name: "zz-unlisted", ns: "http://csrc.nist.gov/ns/rmf", value: "x" }]))] },
+  { rule: "CAT-012.a", base: CATALOG, patch: [add(`${control}/parts/4`, assessment([]))] },
+  { rule: "CAT-013.a", base: CATALOG, patch: [add(`${control}/parts/4`, assessment([{ name: "method", value: "zz-unlisted" }]))] },
   { rule: "CAT-019.a", base: CATALOG, patch: [add("/catalog/groups/0/props/0", { name: "label", ns: "https://example.com/ns", uuid: uuid(1), value: "a" }), add("/catalog/groups/0/props/0", { name: "label", ns: "https://example.com/ns", uuid: uuid(1), value: "b" })] },
   // Pack rules that read the document another imports: FedRAMP's example SSP (its one schema error repaired) with its
   // MODERATE baseline, resolved; the small plan, results and POA&M with the SSP or plan they import.

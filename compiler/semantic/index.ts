@@ -39,6 +39,11 @@ export interface SemanticBuildResult {
   notApplicable: { source: string; kind: string; reason: string }[];
   /** Rules compiled to no code: allowed-values with allow-other="yes", alone at every node they reach, never report. */
   inert: string[];
+  /**
+   * Allowed-values rules with allow-other="yes": none ever reports (alone it is inert; with stricter rules at the same
+   * node, the run time's verdicts name the strict ones and it only adds its values to their message).
+   */
+  knownValues: string[];
   /** Strict allowed-values rules whose list is the JSON schema's enum there: rule id → that property in the complete schema. */
   schemaEnforced: Record<string, string>;
 }
@@ -237,6 +242,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
   return {
     rules: rules.map(({ constraint: _unused, ...info }) => info),
     inert: [...gen.ctx.inert].map((index) => rules[index]!.id).sort(),
+    knownValues: rules.filter((r) => r.constraint?.kind === "allowed-values" && r.constraint.allowOther).map((r) => r.id),
     schemaEnforced: Object.fromEntries(schemaEnforcedRules(rules, options.completeSchema)),
     notApplicable: [...notApplicable]
       .map(([c, reason]) => ({ source: c.id ?? c.key, kind: c.kind, reason }))

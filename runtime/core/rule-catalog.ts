@@ -73,7 +73,7 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
 function unreachableReason(unreachable: { reason: string; schemaEnum?: string }): string {
   return unreachable.reason === "schema-enum"
     ? `The JSON schema enforces this list first (the enum at ${unreachable.schemaEnum} in the complete schema), so this rule reports only if the schema layer is bypassed.`
-    : "This rule lists known values and never reports alone: any other value is allowed too.";
+    : "This rule lists known values and never reports alone: another value is allowed, or reported by a stricter rule for the same node.";
 }
 
 const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {
