@@ -48,6 +48,8 @@ const party = { "role-id": ROLE, "party-uuids": [PARTY] };
 const ssp = "/system-security-plan";
 const requirement = `${ssp}/control-implementation/implemented-requirements/0`;
 const component = (n: number, type: string) => ({ uuid: uuid(n), type, title: "Built component", description: "A component built for the example.", status: { state: "operational" } });
+/** A fragment the JSON schema's uri-reference format lets through and the datatype uri-reference does not: a quote. */
+const QUOTED_FRAGMENT = '#a"b';
 const control = "/catalog/groups/0/groups/0/controls/0";
 const assessment = (props: object[]) => ({ name: "assessment", ...(props.length === 0 ? {} : { props }), prose: "Assess the control." });
 const hash = (algorithm: string) => add(`${ssp}/back-matter/resources/0/rlinks/0/hashes`, [{ algorithm, value: "0123456789abcdef" }]);
@@ -61,12 +63,14 @@ export const BUILT_CONTEXTS: readonly BuiltContext[] = [
   { rule: "SSP-034.a", base: SSP, patch: [add(`${ssp}/system-characteristics/system-information/props`, [{ name: "zz-unlisted", value: "yes" }])] },
   { rule: "SSP-035.a", base: SSP, patch: [add(`${ssp}/system-characteristics/system-information/props`, [{ name: "privacy-designation", value: "zz-unlisted" }])] },
   { rule: "SSP-038.a", base: SSP, patch: [add(`${ssp}/system-characteristics/system-information/links`, [{ href: `#${uuid(9)}`, rel: "privacy-impact-assessment" }])] },
+  { rule: "SSP-037.a", base: SSP, patch: [add(`${ssp}/system-characteristics/system-information/links`, [{ href: QUOTED_FRAGMENT, rel: "privacy-impact-assessment" }])] },
   { rule: "SSP-039.a", base: SSP, patch: [add(`${ssp}/system-characteristics/system-information/links`, [{ href: "pia.pdf", rel: "privacy-impact-assessment" }])] },
-  ...["#" + uuid(9), "ssp.json"].map((href, index): BuiltContext => ({
-    rule: ["SSP-049.a", "SSP-050.a"][index]!,
+  ...["#" + uuid(9), "ssp.json", QUOTED_FRAGMENT].map((href, index): BuiltContext => ({
+    rule: ["SSP-049.a", "SSP-050.a", "SSP-048.a"][index]!,
     base: SSP,
     patch: [add(`${ssp}/system-implementation/leveraged-authorizations`, [{ uuid: uuid(1), title: "Leveraged system", links: [{ href, rel: "system-security-plan" }], "party-uuid": PARTY, "date-authorized": "2024-01-01" }])],
   })),
+  { rule: "SSP-002.a", base: SSP, patch: [add(`${ssp}/system-characteristics/authorization-boundary/diagrams`, [{ uuid: uuid(1), links: [{ href: QUOTED_FRAGMENT, rel: "diagram" }] }])] },
   { rule: "SSP-054.a", base: SSP, patch: [add(`${ssp}/system-implementation/components/0/links`, [{ href: `#${uuid(9)}`, rel: "depends-on" }])] },
   { rule: "SSP-054.a", base: SSP, patch: [add(`${ssp}/system-implementation/components/0/links`, [{ href: uuid(9), rel: "depends-on" }])] },
   { rule: "SSP-057.b", base: SSP, patch: [add(`${ssp}/system-implementation/components/0/links`, [{ href: `#${SSP_COMPONENT}`, rel: "uses-service" }])] },
@@ -76,6 +80,7 @@ export const BUILT_CONTEXTS: readonly BuiltContext[] = [
   { rule: "IMP-023.a", base: SSP, patch: [add(`${ssp}/system-implementation/components/1`, { ...component(1, "interconnection"), props: [{ name: "zz-unlisted", value: "x" }] })] },
   { rule: "IMP-025.a", base: SSP, patch: [add(`${ssp}/system-implementation/components/0/props`, [{ name: "ipv4-address", value: "172.1.2.3", class: "zz-unlisted" }])] },
   { rule: "MET-003.a", base: SSP, patch: [add(`${ssp}/metadata/links`, [{ href: `#${SSP_RESOURCE}`, "media-type": "text/plain" }])] },
+  { rule: "MET-004.a", base: SSP, patch: [add(`${ssp}/metadata/links`, [{ href: QUOTED_FRAGMENT, rel: "reference" }])] },
   { rule: "MET-007.a", base: SSP, patch: [add(`${ssp}/metadata/links`, [{ href: "https://example.com/a", "resource-fragment": "a b" }])] },
   { rule: "MET-026.a", base: SSP, patch: [add(`${ssp}/metadata/actions`, [{ uuid: uuid(1), type: "approval", system: "http://csrc.nist.gov/ns/oscal", "responsible-parties": [{ "role-id": "zz-unlisted", "party-uuids": [PARTY] }] }])] },
   { rule: "MET-027.a", base: SSP, patch: [add(`${ssp}/metadata/actions`, [{ uuid: uuid(1), type: "approval", system: "http://csrc.nist.gov/ns/oscal", "responsible-parties": [{ "role-id": ROLE, "party-uuids": [uuid(9)] }] }])] },
