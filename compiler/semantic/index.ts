@@ -13,7 +13,7 @@ import { SEMANTIC_DTS } from "./declarations.js";
 import { semanticModule } from "./module.js";
 import { Code } from "../codegen/code.js";
 import { checkJsonNames } from "./json-names.js";
-import { schemaEnforcedRules } from "./schema-enforced.js";
+import { schemaEnforcedRules, singleMemberRules } from "./schema-enforced.js";
 import type { JsonSchema } from "../schema-source.js";
 
 export interface SemanticRuleInfo {
@@ -44,6 +44,8 @@ export interface SemanticBuildResult {
    * node, the run time's verdicts name the strict ones and it only adds its values to their message).
    */
   knownValues: string[];
+  /** is-unique rules over a member the JSON schema allows once: rule id → that property in the complete schema. */
+  singleMember: Record<string, string>;
   /** Strict allowed-values rules whose list is the JSON schema's enum there: rule id → that property in the complete schema. */
   schemaEnforced: Record<string, string>;
 }
@@ -244,6 +246,7 @@ export async function emitSemantic(options: SemanticBuildOptions): Promise<Seman
     inert: [...gen.ctx.inert].map((index) => rules[index]!.id).sort(),
     knownValues: rules.filter((r) => r.constraint?.kind === "allowed-values" && r.constraint.allowOther).map((r) => r.id),
     schemaEnforced: Object.fromEntries(schemaEnforcedRules(rules, options.completeSchema)),
+    singleMember: Object.fromEntries(singleMemberRules(rules, options.completeSchema)),
     notApplicable: [...notApplicable]
       .map(([c, reason]) => ({ source: c.id ?? c.key, kind: c.kind, reason }))
       .sort((a, b) => a.source.localeCompare(b.source) || a.kind.localeCompare(b.kind)),

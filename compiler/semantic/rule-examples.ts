@@ -16,14 +16,20 @@ export interface RuleExample {
  * Why a rule can never report on a document the semantic layer sees (which the schema layer has accepted), so that no
  * failing example exists: `known-values`, an allowed-values rule with allow-other="yes" (it documents values and never
  * reports, alone or beside stricter rules); `schema-enum`, a strict allowed-values rule whose list is the enum the JSON schema puts on the
- * same property (`schemaEnum`, its JSON Pointer in the complete schema), so another value fails the schema first.
+ * same property (`schemaEnum`, its JSON Pointer in the complete schema), so another value fails the schema first;
+ * `schema-single`, an is-unique rule over a member the schema allows once (`schemaProperty`), so there are never two.
  */
-export type Unreachable = { reason: "known-values" } | { reason: "schema-enum"; schemaEnum: string };
+export type Unreachable = { reason: "known-values" } | { reason: "schema-enum"; schemaEnum: string } | { reason: "schema-single"; schemaProperty: string };
 
-export function unreachableRules({ knownValues, schemaEnforced }: { knownValues: readonly string[]; schemaEnforced: Readonly<Record<string, string>> }): Map<string, Unreachable> {
+export function unreachableRules({ knownValues, schemaEnforced, singleMember }: {
+  knownValues: readonly string[];
+  schemaEnforced: Readonly<Record<string, string>>;
+  singleMember: Readonly<Record<string, string>>;
+}): Map<string, Unreachable> {
   return new Map<string, Unreachable>([
     ...knownValues.map((id) => [id, { reason: "known-values" }] as const),
     ...Object.entries(schemaEnforced).map(([id, schemaEnum]) => [id, { reason: "schema-enum", schemaEnum }] as const),
+    ...Object.entries(singleMember).map(([id, schemaProperty]) => [id, { reason: "schema-single", schemaProperty }] as const),
   ].sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -70,10 +70,10 @@ function entry(rule: (typeof manifest.semanticRules)[number]): RuleCatalogEntry 
   };
 }
 
-function unreachableReason(unreachable: { reason: string; schemaEnum?: string }): string {
-  return unreachable.reason === "schema-enum"
-    ? `The JSON schema enforces this list first (the enum at ${unreachable.schemaEnum} in the complete schema), so this rule reports only if the schema layer is bypassed.`
-    : "This rule lists known values and never reports alone: another value is allowed, or reported by a stricter rule for the same node.";
+function unreachableReason(unreachable: { reason: string; schemaEnum?: string; schemaProperty?: string }): string {
+  if (unreachable.reason === "schema-enum") return `The JSON schema enforces this list first (the enum at ${unreachable.schemaEnum} in the complete schema), so this rule reports only if the schema layer is bypassed.`;
+  if (unreachable.reason === "schema-single") return `The JSON schema allows this member only once (a single object at ${unreachable.schemaProperty} in the complete schema), so no two can be the same unless the schema layer is bypassed.`;
+  return "This rule lists known values and never reports alone: another value is allowed, or reported by a stricter rule for the same node.";
 }
 
 const TEXT_RULE_DESCRIPTIONS: Record<(typeof JSON_RULES)[keyof typeof JSON_RULES]["ruleId"], string> = {

@@ -84,15 +84,16 @@ describe("the rule catalog's failing examples", () => {
 });
 
 describe("the rule catalog's rules that can never report", () => {
-  const unreachable = manifest.semanticRules.flatMap((rule) => ("unreachable" in rule && rule.unreachable !== undefined ? [{ rule, unreachable: rule.unreachable as { reason: string; schemaEnum?: string } }] : []));
+  const unreachable = manifest.semanticRules.flatMap((rule) => ("unreachable" in rule && rule.unreachable !== undefined ? [{ rule, unreachable: rule.unreachable as { reason: string; schemaEnum?: string; schemaProperty?: string } }] : []));
   const catalog = new Map(RULE_CATALOG.map((rule) => [rule.id, rule]));
 
   it("have no example, and the catalog says why in a sentence", () => {
-    expect(unreachable.map(({ unreachable: { reason } }) => reason)).toEqual(expect.arrayContaining(["known-values", "schema-enum"]));
+    expect(unreachable.map(({ unreachable: { reason } }) => reason)).toEqual(expect.arrayContaining(["known-values", "schema-enum", "schema-single"]));
     for (const { rule, unreachable: { reason } } of unreachable) {
       expect(catalog.get(rule.id)?.example, rule.id).toBeUndefined();
       expect(catalog.get(rule.id)?.reachable, rule.id).toBe(false);
-      expect(catalog.get(rule.id)?.unreachableReason, rule.id).toMatch(reason === "schema-enum" ? /^The JSON schema enforces this list first .*bypassed\.$/ : /^This rule lists known values and never reports alone/);
+      const sentence = { "schema-enum": /^The JSON schema enforces this list first .*bypassed\.$/, "schema-single": /^The JSON schema allows this member only once .*bypassed\.$/, "known-values": /^This rule lists known values and never reports alone/ }[reason];
+      expect(catalog.get(rule.id)?.unreachableReason, rule.id).toMatch(sentence!);
     }
     expect(RULE_CATALOG.filter((rule) => rule.reachable === false)).toHaveLength(unreachable.length);
   });
@@ -107,17 +108,31 @@ describe("the rule catalog's rules that can never report", () => {
     expect(validateWithEveryRule(document).issues.filter((issue) => issue.path.startsWith("/system-security-plan/metadata/locations"))).toEqual([]);
   });
 
+  const complete = patchedSchemas().get("oscal_complete_schema.json")!;
+  const schemaAt = (pointer: string) => {
+    const tokens = pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    return { tokens, node: tokens.reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], complete) as { enum?: string[]; type?: string } };
+  };
+
   it("or list exactly the values of the enum the patched JSON schema puts on the same property", () => {
-    const complete = patchedSchemas().get("oscal_complete_schema.json")!;
     const schemaEnum = unreachable.filter(({ unreachable: { reason } }) => reason === "schema-enum");
     for (const { rule, unreachable: { schemaEnum: pointer } } of schemaEnum) {
-      const tokens = pointer!.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-      const node = tokens.reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], complete) as { enum?: string[] };
+      const { tokens, node } = schemaAt(pointer!);
       // The description lists the rule's values ("is one of 3 values: "a", "b", "c"."); the metapath names the property.
       const listed = [...rule.description.slice(rule.description.indexOf("values:")).matchAll(/"([^"]*)"/g)].map((quoted) => quoted[1]);
       expect([...(node.enum ?? [])].sort(), rule.id).toEqual(listed.sort());
       const property = /^\. in ([\w-]+) takes/.exec("metapath" in rule ? (rule.metapath ?? "") : "")?.[1];
       expect(tokens.filter((token, index) => tokens[index - 1] === "properties").at(-1), rule.id).toBe(property);
+    }
+  });
+
+  it("or ask for unique members where the patched JSON schema allows one object", () => {
+    const single = unreachable.filter(({ unreachable: { reason } }) => reason === "schema-single");
+    for (const { rule, unreachable: { schemaProperty: pointer } } of single) {
+      const { tokens, node } = schemaAt(pointer!);
+      expect(node.type, rule.id).toBe("object");
+      const member = /^([\w-]+) in [\w-]+ is unique by /.exec("metapath" in rule ? (rule.metapath ?? "") : "")?.[1];
+      expect(tokens.at(-1), rule.id).toBe(member);
     }
   });
 });
