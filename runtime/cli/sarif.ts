@@ -84,13 +84,15 @@ function describeRule(ruleId: string, keyword: string, severity: "error" | "warn
           ? "a reference check of this validator"
           : `a constraint of the ${semantic.set} rule pack (${semantic.constraintId})`;
     const fix = semantic.fix === undefined ? "" : ` To fix: ${semantic.fix}`;
+    const why = semantic.remarks === undefined ? "" : ` Why: ${semantic.remarks}`;
     const full = `${semantic.description.replace(/\.$/, "")}.${fix} Checked by ${origin}; severity ${semantic.severity}. ${enabling}`;
     return {
       id: ruleId,
       name: pascalCase(`${semantic.keyword} ${semantic.id}`),
       shortDescription: { text: semantic.description },
       fullDescription: { text: full },
-      ...help(full, `**${semantic.id}** (${semantic.keyword}): ${full}`, helpUri, "Rule documentation"),
+      // Why the rule exists, where its constraint says, goes to the help a reader opens, not the one-line descriptions.
+      ...help(`${full}${why}`, `**${semantic.id}** (${semantic.keyword}): ${full}${why}`, helpUri, "Rule documentation"),
       defaultConfiguration: { level: semantic.severity },
       properties: { tags: ["oscal", "semantic", semantic.set], ...(semantic.constraintId === undefined ? {} : { constraintId: semantic.constraintId }) },
     };

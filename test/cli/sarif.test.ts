@@ -194,3 +194,18 @@ describe("oscal-validate --format sarif", () => {
     expect(result!.locations[0]!.physicalLocation.region).toEqual({ startLine: 3, startColumn: 13 });
   });
 });
+
+describe("SARIF rule help", () => {
+  it("gives a rule's why, from its constraint's remarks, in the help a reader opens, not in its descriptions", () => {
+    const { catalog } = VALID_CATALOG;
+    const linked = { catalog: { ...catalog, metadata: { ...catalog.metadata, links: [{ href: "#nowhere", "media-type": "text/plain" }] } } };
+    const result = run(["--format", "sarif", "--level", "full", "-"], { input: JSON.stringify(linked) });
+    const { rules } = JSON.parse(result.stdout).runs[0].tool.driver as { rules: SarifRule[] };
+    const rule = rules.find((entry) => entry.id === "MET-003.a")!;
+    const remarks = RULE_CATALOG.find((entry) => entry.id === "MET-003.a")!.remarks!;
+    expect(remarks.length).toBeGreaterThan(20);
+    expect(rule.help.text).toContain(` Why: ${remarks}`);
+    expect(rule.help.markdown).toContain(` Why: ${remarks}`);
+    expect(rule.fullDescription.text).not.toContain(remarks);
+  });
+});
