@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { applyPatch, type PatchOperation } from "../compiler/json-patch.js";
+import { escapePointerToken, parsePointer } from "../compiler/json-pointer.js";
 import { RULE_EXAMPLES_FILE } from "../compiler/semantic/rule-examples.js";
 import { readDocuments, resolveBase, validateWithEveryRule, type RuleExample } from "../test/helpers/rule-examples.js";
 import { listCorpus } from "../test/helpers/corpus.js";
@@ -60,7 +61,6 @@ function bases(): Base[] {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /**
  * One mutation per kind of node: nodes whose pointers differ only in array indexes (and, for objects with a `name`,
@@ -93,7 +93,7 @@ function mutations(document: Json, additions: Additions): PatchOperation[][] {
       const discriminators = ["name", "rel", "ns", "system"].filter((key) => typeof node[key] === "string").map((key) => `[${key}=${node[key] as string}]`);
       const nodeShape = shape + discriminators.join("");
       for (const [key, value] of Object.entries(node)) {
-        const memberPointer = `${pointer}/${escapeToken(key)}`;
+        const memberPointer = `${pointer}/${escapePointerToken(key)}`;
         const memberShape = `${nodeShape}/${key}`;
         if (pointer !== "") once(`${memberShape}~`, [{ op: "remove", path: memberPointer }]);
         walk(value, memberPointer, memberShape);
@@ -115,17 +115,13 @@ function changedPointer(change: readonly PatchOperation[]): string | undefined {
 }
 
 function valueAt(document: Json, pointer: string): Json {
+  return valueAtTokens(document, parsePointer(pointer));
+}
+
+function valueAtTokens(document: Json, pointerTokens: readonly string[]): Json {
   let node = document;
-  for (const token of tokens(pointer)) node = (Array.isArray(node) ? node[Number(token)] : (node as Record<string, Json>)[token])!;
+  for (const token of pointerTokens) node = (Array.isArray(node) ? node[Number(token)] : (node as Record<string, Json>)[token])!;
   return node;
-}
-
-function tokensToPointer(pointerTokens: readonly string[]): string {
-  return pointerTokens.map((token) => `/${escapeToken(token)}`).join("");
-}
-
-function tokens(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /**
@@ -134,14 +130,14 @@ function tokens(pointer: string): string[] {
  */
 function exampleFragment(document: Json, findingPointer: string, change: readonly PatchOperation[]): string {
   // A value alone says little: show the object that holds it.
-  const findingTokens = tokens(findingPointer);
+  const findingTokens = parsePointer(findingPointer);
   let holding = findingTokens.length;
   const isObject = (value: Json) => value !== null && typeof value === "object" && !Array.isArray(value);
-  while (holding > 0 && !isObject(valueAt(document, tokensToPointer(findingTokens.slice(0, holding))))) holding--;
-  const pointer = tokensToPointer(findingTokens.slice(0, holding));
-  const node = valueAt(document, pointer);
+  while (holding > 0 && !isObject(valueAtTokens(document, findingTokens.slice(0, holding)))) holding--;
+  const pointer = findingTokens.slice(0, holding).map((token) => `/${escapePointerToken(token)}`).join("");
+  const node = valueAtTokens(document, findingTokens.slice(0, holding));
   const changed = changedPointer(change);
-  const branch = changed !== undefined && (changed === pointer || changed.startsWith(`${pointer}/`)) ? tokens(changed).slice(tokens(pointer).length) : undefined;
+  const branch = changed !== undefined && (changed === pointer || changed.startsWith(`${pointer}/`)) ? parsePointer(changed).slice(holding) : undefined;
   const trim = (value: Json, onBranch: string[] | undefined, depth: number, context: boolean): Json | undefined => {
     if (typeof value === "string") return value.length > STRING_MAX_LENGTH ? `${value.slice(0, STRING_MAX_LENGTH - 1)}…` : value;
     if (value === null || typeof value !== "object") return value;

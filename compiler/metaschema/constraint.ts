@@ -48,7 +48,7 @@ export function spaced(s: string): string {
  * Markup-multiline prose as plain text: elements' text only, a link written "text (address)" (HTML or Markdown) unless
  * its text is the address, paragraphs one space apart.
  */
-export function plainText(node: XmlNode): string {
+function plainText(node: XmlNode): string {
   if (typeof node === "string") return node.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text: string, href: string) => withAddress(text, href));
   const text = node.children.map(plainText).join("");
   if (node.name === "a" && node.attrs.href !== undefined) return withAddress(text, node.attrs.href);

@@ -2,12 +2,11 @@
 // strict allowed-values rule whose list is exactly the enum the schema puts on the same JSON property can never see a
 // value outside it, and an is-unique rule over a member the schema allows once can never see two. The rule catalog
 // says so instead of showing a failing example that cannot exist.
+import { escapePointerToken } from "../json-pointer.js";
 import type { JsonSchema } from "../schema-source.js";
 import type { RawConstraint } from "../metaschema/metaschema.js";
 
 type SchemaNode = Record<string, unknown>;
-
-const escape = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
 
 /** Calls `visit` with every object property the schema declares: its name, its schema and that schema's JSON Pointer. */
 function eachProperty(schema: JsonSchema, visit: (name: string, property: SchemaNode, pointer: string) => void): void {
@@ -16,9 +15,9 @@ function eachProperty(schema: JsonSchema, visit: (name: string, property: Schema
     if (Array.isArray(node)) return node.forEach((item, index) => walk(item, `${pointer}/${index}`));
     const properties = (node as SchemaNode).properties;
     if (properties !== null && typeof properties === "object") {
-      for (const [name, property] of Object.entries(properties as Record<string, SchemaNode>)) visit(name, property, `${pointer}/properties/${escape(name)}`);
+      for (const [name, property] of Object.entries(properties as Record<string, SchemaNode>)) visit(name, property, `${pointer}/properties/${escapePointerToken(name)}`);
     }
-    for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escape(key)}`);
+    for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escapePointerToken(key)}`);
   };
   walk(schema, "");
 }

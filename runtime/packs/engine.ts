@@ -5,7 +5,7 @@
 // in. Other documents come only from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
-import { canonicalDefinitions, canonicalNames, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
+import { canonicalDefinitions, canonicalSearches, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import { NotEvaluated, type Evaluator } from "./primitives.js";
 import type * as runtime from "./runtime.js";
 
@@ -405,8 +405,8 @@ export function runPack(program: PackProgram, document: unknown, options: PackRu
   program.walk(view.root, walked, wanted, live);
   // A search's nodes are what `//names` from the document node returns: kept there as that step's result.
   const contexts = program.contexts.length;
-  program.searches.forEach((names, j) => {
-    if (wanted[contexts + j]) view.root.put(canonicalNames(names), walked[contexts + j]);
+  canonicalSearches(program.searches).forEach((names, j) => {
+    if (wanted[contexts + j]) view.root.put(names, walked[contexts + j]);
   });
   const { sites, rootScope } = run;
   program.contexts.forEach((context, c) => {

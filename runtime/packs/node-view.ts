@@ -380,6 +380,9 @@ export function canonicalNames(names: readonly string[]): readonly string[] {
   return canonical;
 }
 
+/** A program's searches by their canonical names arrays (canonicalNames), worked out once per program. */
+export const canonicalSearches = cachedPer((searches: readonly (readonly string[])[]): readonly (readonly string[])[] => searches.map(canonicalNames));
+
 let searches = 0;
 /** How many descendant searches nodes have made (not answered from a node's memo): the tests count with it. */
 export const searchesMade = (): number => searches;

@@ -2,7 +2,7 @@
 // and predicates, over the node view (./node-view.ts). The generated module requires these by name, through ./runtime.ts;
 // it never sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
-import { allowedList, notAllowed } from "../semantic/helpers.cjs";
+import { allowedList, EX, notAllowed } from "../semantic/helpers.cjs";
 import { canonicalNames, FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
@@ -486,10 +486,10 @@ export function pathOfFocus(focus: Item | undefined): Item[] {
   return focus === undefined ? [] : pathOf([focus]);
 }
 
-/** fn:resolve-uri: documents are looked up by the href as written, as there is no base URI to resolve against. */
 /** What doc(), doc-available() and resolve-uri() take, in the words of their message when given several. */
 export const DOCUMENT_ADDRESS = "the constraint reads one document address";
 
+/** fn:resolve-uri: documents are looked up by the href as written, as there is no base URI to resolve against. */
 export function resolveUri(href: readonly Item[]): Item[] {
   return href.length === 0 ? [] : [textOf(href, DOCUMENT_ADDRESS)!];
 }
@@ -605,9 +605,9 @@ export function valueMatches(target: Item, patterns: readonly RegExp[]): boolean
   return true;
 }
 
-/** The message of an allowed-values miss without one of its own: the value found (an excerpt) and those allowed, as NIST's layer says it. */
+/** The message of an allowed-values miss without one of its own: the value found (an excerpt) and those allowed. */
 export function valueNotAllowed(target: Item, values: ReadonlySet<string>, ending: string): string {
-  return notAllowed(JSON.stringify(excerpt(String(atomOf(target)))), undefined, allowedList(values), ending);
+  return notAllowed(EX(atomOf(target)), undefined, allowedList(values), ending);
 }
 
 /** A key field's part of a key: the atom as a string, or with key-field/@pattern the first group of a full match. */

@@ -7,7 +7,7 @@ import { lstatSync, opendirSync, readFileSync, realpathSync, statSync } from "no
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { asResolvedCatalog } from "./pack-documents.js";
-import { fileInside, HAS_SCHEME, parseDocumentBytes, type Refusal } from "./file-loader.js";
+import { fileInside, HAS_SCHEME, isInside, parseDocumentBytes, type Refusal } from "./file-loader.js";
 import type { DocumentLoader, LoadedDocument, Unavailable } from "./loader.js";
 import { isObject } from "./model.js";
 
@@ -28,11 +28,6 @@ export interface LibrarySettings {
   /** Href, exactly as documents write it → real path of a file inside `dir`. */
   index: Readonly<Record<string, string>>;
   maxFileBytes: number;
-}
-
-function isInside(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /** Whether the tree under `dir` holds more than `max` files (symbolic links count; stops counting past `max`). */

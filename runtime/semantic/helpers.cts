@@ -344,7 +344,6 @@ interface AllowedVerdict {
   allowed: string;
 }
 
-/** What names a reference's key (`The link's hypertext reference`) and what a missing key fails to name (`names no resource in this document`). */
 /**
  * What a missing reference's finding says: the subject, what is missing, and the text a key pattern cut from the front
  * of the value (`#` of `#(.*)`), so that the value is quoted as the document has it.

@@ -8,11 +8,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import manifest from "../../generated/manifest.json" with { type: "json" };
 import { excerpt } from "../../runtime/core/issue-bounds.js";
-import { pointerTokens } from "../../runtime/core/json-pointer.js";
 import { RULE_CATALOG } from "../../runtime/core/rule-catalog.js";
 import type { ValidationIssue } from "../../runtime/core/report.js";
 import { validate } from "../../runtime/index.js";
 import { listCorpus, readCorpusBytes, repoRoot } from "../helpers/corpus.js";
+import { resolvePointer } from "../helpers/json-pointer.js";
 import { documentsOf, expected, fedrampDir, readJson } from "../packs/fedramp-harness.js";
 
 const PACKS = ["fedramp", "oscal-package"];
@@ -49,12 +49,8 @@ function metapathIn(message: string): string | undefined {
 
 /** The value a pointer names in a parsed document, or undefined when it names none. */
 function at(document: unknown, pointer: string): unknown {
-  let value = document;
-  for (const token of pointerTokens(pointer) ?? [undefined]) {
-    if (token === undefined || value === null || typeof value !== "object" || !Object.hasOwn(value, token)) return undefined;
-    value = (value as Record<string, unknown>)[token];
-  }
-  return value;
+  const resolved = resolvePointer(document, pointer);
+  return resolved.found ? resolved.value : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "../../compiler/json-patch.js";
+import { parsePointer } from "../../compiler/json-pointer.js";
 import { RULE_EXAMPLES_FILE, loadRuleExamples } from "../../compiler/semantic/rule-examples.js";
 import manifest from "#generated/manifest.json" with { type: "json" };
 import { RULE_CATALOG, TEXT_RULE_EXAMPLES } from "../../runtime/core/rule-catalog.js";
@@ -27,7 +28,7 @@ function rebuild({ base, patch }: RuleExample): unknown {
 /** The object at `pointer`, or the nearest object holding it: what a fragment shows. */
 function objectAt(document: unknown, pointer: string): unknown {
   const path = [document];
-  for (const token of pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+  for (const token of parsePointer(pointer)) {
     path.push((path.at(-1) as Record<string, unknown>)[token]);
   }
   while (path.length > 1 && (typeof path.at(-1) !== "object" || path.at(-1) === null || Array.isArray(path.at(-1)))) path.pop();
@@ -110,7 +111,7 @@ describe("the rule catalog's rules that can never report", () => {
 
   const complete = patchedSchemas().get("oscal_complete_schema.json")!;
   const schemaAt = (pointer: string) => {
-    const tokens = pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const tokens = parsePointer(pointer);
     return { tokens, node: tokens.reduce<unknown>((at, token) => (at as Record<string, unknown>)[token], complete) as { enum?: string[]; type?: string } };
   };
 

@@ -49,7 +49,7 @@ const MASS_NOUNS = new Set(["metadata", "information", "matter"]);
  * Whether a noun takes no "a": it names several things ("local definitions", "system characteristics", a plural
  * formal name of one assembly) or a mass ("document metadata"). "status", "address" and "class" name one.
  */
-export function takesNoArticle(noun: string): boolean {
+function takesNoArticle(noun: string): boolean {
   const last = bare(noun).split(" ").pop()!.toLowerCase();
   return MASS_NOUNS.has(last) || (/[^su]s$/.test(last) && !last.endsWith("is"));
 }
