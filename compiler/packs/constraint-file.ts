@@ -1,15 +1,10 @@
 // Reads Metaschema external constraint files (`metaschema-meta-constraints`): each <context> with its <metapath
 // target>s, <let> variables and constraints, in file order.
-import { readConstraint, spaced, type Constraint } from "../metaschema/constraint.js";
+import { isConstraintKind, readConstraint, spaced, type Constraint } from "../metaschema/constraint.js";
 import { childElements, firstChild, readXmlFile, type XmlElement } from "../metaschema/xml.js";
 
-/** The kinds packs compile (has-cardinality not yet). */
-const KINDS = ["expect", "allowed-values", "matches", "index", "index-has-key", "is-unique"] as const;
-export type PackConstraintKind = (typeof KINDS)[number];
-
-/** A pack's constraint: the common representation, of a kind packs compile, and where it is declared. */
+/** A pack's constraint: the common representation (every kind NIST's modules declare) and where it is declared. */
 export interface FileConstraint extends Constraint {
-  kind: PackConstraintKind;
   /** Where it is declared, for error messages: file and context number. */
   where: string;
 }
@@ -37,8 +32,8 @@ export function readConstraintFile(file: string, label: string): FileContext[] {
         lets.push({ name: element.attrs.var!, expression: spaced(element.attrs.expression!) });
         continue;
       }
-      if (!(KINDS as readonly string[]).includes(element.name)) throw new Error(`${where}: unsupported constraint element <${element.name}>`);
-      constraints.push({ ...readConstraint(element, where), kind: element.name as PackConstraintKind, where });
+      if (!isConstraintKind(element.name)) throw new Error(`${where}: unsupported constraint element <${element.name}>`);
+      constraints.push({ ...readConstraint(element, where), where });
     }
     if (childElements(context, "context").length > 0) throw new Error(`${where}: nested contexts are not supported`);
     contexts.push({ targets, lets, constraints });

@@ -323,12 +323,13 @@ export function emitPack(definition: PackDefinition, roots: Map<string, Assembly
 }
 
 /** What fixes a finding of each kind, for a rule its pack's fixes.tsv does not name. */
-const KIND_FIXES: Readonly<Record<Exclude<ConstraintKind, "index" | "has-cardinality">, string>> = {
+const KIND_FIXES: Readonly<Record<Exclude<ConstraintKind, "index">, string>> = {
   "allowed-values": "Use one of the values the finding lists.",
   matches: "Write the value in the form the rule describes.",
   "index-has-key": "Refer to something the document declares (or the document it imports), or declare what the reference names.",
   "is-unique": "Give each entry its own value, or merge the repeated entries.",
   expect: "Change the document so that it meets the rule's requirement.",
+  "has-cardinality": "Add the missing entries or remove the extra ones, as the finding says.",
 };
 
 /**
@@ -391,6 +392,11 @@ function compileConstraint(c: FileConstraint): SourceConstraint {
       compiled.index = c.indexName;
       break;
     case "is-unique":
+      break;
+    case "has-cardinality":
+      if (c.minOccurs === undefined && c.maxOccurs === undefined) throw new Error("a has-cardinality constraint needs min-occurs or max-occurs");
+      compiled.minOccurs = c.minOccurs;
+      compiled.maxOccurs = c.maxOccurs;
       break;
   }
   if (c.keyFields.length > 0) {

@@ -56,6 +56,7 @@ const PACK_EXAMPLES: Record<SourceConstraint["kind"], { context: string; lets?: 
   index: [{ context: "/system-security-plan/metadata", constraint: { target: "party", index: "parties", keys: [{ target: parseMetapath("@uuid") }] } }],
   "index-has-key": [{ context: "//component", constraint: { target: "prop[@name = 'party']", index: "parties", keys: [{ target: parseMetapath("@value") }] } }],
   "is-unique": [{ context: "/system-security-plan", constraint: { target: "component", keys: [{ target: parseMetapath("@uuid") }] } }],
+  "has-cardinality": [{ context: "//component", constraint: { target: "prop[@name = 'a']", minOccurs: 1, maxOccurs: 1 } }],
 };
 
 describe("code emitted for a pack's constraints", () => {

@@ -46,7 +46,7 @@ function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: nu
     writeFileSync(file, emitPackModule(source, "test pack"));
     const module = createRequire(file)(file) as PackModule;
     const { findings, results } = module.runtime.runPack(module.runtime.packProgram(module), document, { active, now: new Date(0) });
-    return { text: emitPackModule(source, "test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), results };
+    return { text: emitPackModule(source, "test pack"), findings: findings.map((finding) => ({ rule: finding.rule, path: finding.describe().path })), messages: findings.map((finding) => finding.describe().message), results };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -158,6 +158,23 @@ describe("generated rule-pack code", () => {
       { pass: 6, fail: 4, notEvaluated: 0 },
       { pass: 6, fail: 4, notEvaluated: 0 },
     ]);
+  });
+
+  it("checks has-cardinality once per context node, saying the bounds and the count", () => {
+    // c1 has props a and b, c2 prop a, c3 none: one, one and no prop named "a".
+    const bounded = (minOccurs: number | undefined, maxOccurs: number | undefined, target = "prop[@name = 'a']"): SourcePack => ({
+      ...pack([]),
+      rules: [rule(0, "has-cardinality")],
+      contexts: [{ targets: [parseMetapath("//component")], lets: [], constraints: [{ rule: 0, kind: "has-cardinality", target: parseMetapath(target), minOccurs, maxOccurs }] }],
+    });
+    const exactlyOne = run(bounded(1, 1));
+    expect(exactlyOne.findings).toEqual([{ rule: 0, path: "/system-security-plan/components/2" }]);
+    expect(exactlyOne.messages).toEqual(["Expected exactly 1, found 0. rule 0"]);
+    const atMostOne = run(bounded(undefined, 1, "prop"));
+    expect(atMostOne.findings).toEqual([{ rule: 0, path: "/system-security-plan/components/0" }]);
+    expect(atMostOne.messages).toEqual(["Expected at most 1, found 2. rule 0"]);
+    expect(run(bounded(2, undefined, "prop")).messages).toEqual(["Expected at least 2, found 1. rule 0", "Expected at least 2, found 0. rule 0"]);
+    expect(run(bounded(1, 2, "prop")).results).toEqual([{ pass: 2, fail: 1, notEvaluated: 0 }]);
   });
 
   it("points at items past the millionth of one array", () => {

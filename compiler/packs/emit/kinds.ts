@@ -18,10 +18,10 @@ export interface ConstraintEmit {
 }
 
 export interface KindEmitter {
-  /** The condition the target `t` (in the scope `s`) passes; `true` when every target passes. */
+  /** The condition the target `t` (in the scope `s`) passes; `true` when every target passes. has-cardinality: `t` is the context node. */
   test(c: SourceConstraint, t: Name, emit: ConstraintEmit): Code | true;
   /** The message (a string) of a failure at `t` when the constraint writes none; absent: the rule's description. */
-  defaultMessage?(t: Name, description: string, emit: ConstraintEmit): Code;
+  defaultMessage?(c: SourceConstraint, t: Name, description: string, emit: ConstraintEmit): Code;
 }
 
 /** Every kind that checks targets (an index builds one instead: compiler/packs/emit/module.ts). */
@@ -33,7 +33,7 @@ export const PACK_KINDS: Readonly<Record<Exclude<SourceConstraint["kind"], "inde
     // Other values allowed: every target passes, whatever its value.
     test: (c, t, emit) => (c.allowOther ? true : code`valueIn(${t}, ${emit.values()})`),
     // The value found and those allowed, in the words of NIST's layer (runtime/semantic/helpers.cts notAllowed).
-    defaultMessage: (t, description, emit) => code`valueNotAllowed(${t}, ${emit.values()}, ${`. ${description}`})`,
+    defaultMessage: (_, t, description, emit) => code`valueNotAllowed(${t}, ${emit.values()}, ${`. ${description}`})`,
   },
   matches: {
     test: (_, t, emit) => code`valueMatches(${t}, ${emit.patterns()})`,
@@ -44,5 +44,10 @@ export const PACK_KINDS: Readonly<Record<Exclude<SourceConstraint["kind"], "inde
   },
   "is-unique": {
     test: (c, t, emit) => code`R.firstKey(${c.rule}, ${emit.key()}(${t}, s))`,
+  },
+  // `t` is the context node (the check function's): the bounds apply to the number of targets there.
+  "has-cardinality": {
+    test: (c, t, emit) => code`countWithin(${emit.expr(c.target)}(${t}, s).length, ${c.minOccurs}, ${c.maxOccurs})`,
+    defaultMessage: (c, t, description, emit) => code`countOutside(${emit.expr(c.target)}(${t}, s).length, ${c.minOccurs}, ${c.maxOccurs}, ${` ${description}`})`,
   },
 };

@@ -4,6 +4,7 @@
 // node and records the outcomes in the run's state (runtime/packs/engine.ts PackModule, PackProgram, Run). The core runs
 // the program with the engine of that runtime module, as NIST's generated module creates its run in its helper module:
 // every node and error is then of the classes the generated code tests with instanceof, from whichever copy the core runs.
+import type { ConstraintKind } from "../../metaschema/constraint.js";
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../program-interface.js";
 import { code, Code, joinCode, jsonLiteral, lineComment, name, regexLiteral, type Name } from "../../codegen/code.js";
@@ -16,9 +17,12 @@ import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 /** A constraint as the compiler reads it: Metapath syntax trees. */
 export interface SourceConstraint {
   rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
-  kind: "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
+  kind: ConstraintKind;
   target: Expr;
   test?: Expr;
+  /** has-cardinality's bounds on the number of targets at a context node (absent: none on that side). */
+  minOccurs?: number;
+  maxOccurs?: number;
   values?: string[];
   allowOther?: boolean;
   /** Full-match regular expression sources a value must all match (the regex, the datatype's pattern). */
@@ -55,7 +59,7 @@ const RUNTIME_MODULE = "#runtime/packs/runtime.cjs";
  */
 export const PRIMITIVES = [
   "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
-  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep",
+  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "countOutside", "countWithin", "currentDateTime", "descendantStep",
   "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less",
   "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
@@ -153,7 +157,7 @@ class ConstraintCode implements ConstraintEmit {
     } else {
       const kind = PACK_KINDS[this.c.kind as keyof typeof PACK_KINDS];
       if (kind.defaultMessage === undefined) return undefined;
-      body = kind.defaultMessage(TARGET, description, this);
+      body = kind.defaultMessage(this.c, TARGET, description, this);
     }
     return name(this.declarations.declare("msg", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
   }
@@ -172,7 +176,8 @@ for (var i = 0; i < targets.length; i++) addKey(index, ${this.key()}(targets[i],
     const c = this.c;
     const rule = c.rule;
     const leading = c.kind === "expect" ? leadingVariable(c.test!) : undefined;
-    const focus = isFocus(c.target);
+    // has-cardinality is checked once at the context node, on the number of its targets there.
+    const focus = c.kind === "has-cardinality" || isFocus(c.target);
     const target = focus ? NODE : TARGET;
     const test = PACK_KINDS[c.kind as keyof typeof PACK_KINDS].test(c, target, this);
     const message = test === true ? undefined : this.message(description);
