@@ -1,5 +1,5 @@
 // Which indexes hold identifiers only: a #fragment found in one of them names an identifier the document declares, so
-// the index-has-key constraints looking fragments up there also settle our fragment-link rule (emit/kinds/index-has-key.ts).
+// the index-has-key constraints looking fragments up there also settle our fragment-link rule (compiler/constraint-kinds/index-has-key.ts).
 import type { Definition, RawConstraint } from "../metaschema/metaschema.js";
 
 /**

@@ -588,7 +588,7 @@ export function literalValue(value: string | number): Evaluator {
   return () => sequence;
 }
 
-// What a constraint's check function calls on its targets (compiler/packs/emit/kinds.ts).
+// What a constraint's check function calls on its targets (each kind's `overView` in compiler/constraint-kinds).
 
 /** allowed-values: whether the target's value is one of the values. */
 export function valueIn(target: Item, values: ReadonlySet<string>): boolean {
@@ -613,12 +613,6 @@ export function valueNotAllowed(target: Item, values: ReadonlySet<string>, endin
 /** has-cardinality: whether a count lies within the bounds (undefined: no bound on that side). */
 export function countWithin(count: number, min: number | undefined, max: number | undefined): boolean {
   return (min === undefined || count >= min) && (max === undefined || count <= max);
-}
-
-/** The message of a has-cardinality miss without one of its own: the bounds and the count found. */
-export function countOutside(count: number, min: number | undefined, max: number | undefined, ending: string): string {
-  const expected = min === undefined ? `at most ${max}` : max === undefined ? `at least ${min}` : min === max ? `exactly ${min}` : `from ${min} to ${max}`;
-  return `Expected ${expected}, found ${count}.${ending}`;
 }
 
 /** A key field's part of a key: the atom as a string, or with key-field/@pattern the first group of a full match. */

@@ -169,10 +169,10 @@ describe("generated rule-pack code", () => {
     });
     const exactlyOne = run(bounded(1, 1));
     expect(exactlyOne.findings).toEqual([{ rule: 0, path: "/system-security-plan/components/2" }]);
-    expect(exactlyOne.messages).toEqual(["Expected exactly 1, found 0. rule 0"]);
+    expect(exactlyOne.messages).toEqual(["Expected exactly one, found 0. rule 0"]);
     const atMostOne = run(bounded(undefined, 1, "prop"));
     expect(atMostOne.findings).toEqual([{ rule: 0, path: "/system-security-plan/components/0" }]);
-    expect(atMostOne.messages).toEqual(["Expected at most 1, found 2. rule 0"]);
+    expect(atMostOne.messages).toEqual(["Expected at most one, found 2. rule 0"]);
     expect(run(bounded(2, undefined, "prop")).messages).toEqual(["Expected at least 2, found 1. rule 0", "Expected at least 2, found 0. rule 0"]);
     expect(run(bounded(1, 2, "prop")).results).toEqual([{ pass: 2, fail: 1, notEvaluated: 0 }]);
   });

@@ -11,7 +11,8 @@ import { code, Code, joinCode, jsonLiteral, lineComment, name, regexLiteral, typ
 import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
-import { PACK_KINDS, type ConstraintEmit } from "./kinds.js";
+import { KINDS } from "../../constraint-kinds/registry.js";
+import type { ViewEmit } from "../../constraint-kinds/kind.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
 /** A constraint as the compiler reads it: Metapath syntax trees. */
@@ -59,7 +60,7 @@ const RUNTIME_MODULE = "#runtime/packs/runtime.cjs";
  */
 export const PRIMITIVES = [
   "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
-  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "countOutside", "countWithin", "currentDateTime", "descendantStep",
+  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "countWithin", "currentDateTime", "descendantStep",
   "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less",
   "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
@@ -120,7 +121,7 @@ const TARGET = name("t");
  * it at a context node and records each target's outcome in the run (R: runtime/packs/engine.ts Run); for an index,
  * a function `(index, node, s)` adding its targets there by key.
  */
-class ConstraintCode implements ConstraintEmit {
+class ConstraintCode implements ViewEmit {
   constructor(
     private readonly c: SourceConstraint,
     private readonly emitter: ExpressionEmitter,
@@ -147,6 +148,13 @@ class ConstraintCode implements ConstraintEmit {
     return evaluator(this.emitter, expr);
   }
 
+  /** The node-view emitter of the constraint's kind (not an index: its targets are added, not checked). */
+  private view(): NonNullable<(typeof KINDS)[keyof typeof KINDS]["overView"]> {
+    const view = KINDS[this.c.kind].overView;
+    if (view === undefined) throw new Error(`a ${this.c.kind} constraint is not checked at its targets`);
+    return view;
+  }
+
   /** The message function `(t, s)` of a failure; undefined: the rule's description. */
   message(description: string): Name | undefined {
     const { message } = this.c;
@@ -155,9 +163,9 @@ class ConstraintCode implements ConstraintEmit {
       const parts = message.map((part) => (typeof part === "string" ? code`${part}` : code`messagePart(${evaluator(this.emitter, part)}, t, s)`));
       body = parts.length === 0 ? code`""` : joinCode(parts, Code.verbatim(" + "));
     } else {
-      const kind = PACK_KINDS[this.c.kind as keyof typeof PACK_KINDS];
-      if (kind.defaultMessage === undefined) return undefined;
-      body = kind.defaultMessage(this.c, TARGET, description, this);
+      const defaultMessage = this.view().defaultMessage;
+      if (defaultMessage === undefined) return undefined;
+      body = defaultMessage(this.c, TARGET, description, this);
     }
     return name(this.declarations.declare("msg", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
   }
@@ -179,7 +187,7 @@ for (var i = 0; i < targets.length; i++) addKey(index, ${this.key()}(targets[i],
     // has-cardinality is checked once at the context node, on the number of its targets there.
     const focus = c.kind === "has-cardinality" || isFocus(c.target);
     const target = focus ? NODE : TARGET;
-    const test = PACK_KINDS[c.kind as keyof typeof PACK_KINDS].test(c, target, this);
+    const test = this.view().test(c, target, this);
     const message = test === true ? undefined : this.message(description);
     const checked =
       test === true

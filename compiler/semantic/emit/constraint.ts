@@ -1,6 +1,6 @@
-// The interface every constraint kind implements, and the shape of its compiled code, which the walk places into
-// the visit function of the constraint's context.
-import type { AssemblyDef, ConstraintKind, ModelInstance } from "../../metaschema/metaschema.js";
+// The shape of a constraint's compiled code over the JSON walk (compiler/constraint-kinds: each kind's `overJson`), which
+// the walk places into the visit function of the constraint's context, and helpers the kinds build it with.
+import type { AssemblyDef, ModelInstance } from "../../metaschema/metaschema.js";
 import { parseMetapath } from "../../metaschema/metapath.js";
 import type { CompileUnit, EmitContext, Filter, NodeRef } from "./context.js";
 import { targetSegments } from "./navigation.js";
@@ -48,12 +48,6 @@ export interface CompiledConstraint {
   segments: Segment[];
   /** Per-node state shared across the constraint's values (is-unique set, index); a loop may hold one writer of each. */
   writes: string | undefined;
-}
-
-/** Compiles one constraint positioned at a node of its context; throws NotApplicable when it cannot be decided. */
-export interface ConstraintEmitter {
-  kind: ConstraintKind;
-  compile(unit: CompileUnit, ref: NodeRef, ctx: EmitContext): CompiledConstraint;
 }
 
 /** A constraint whose code runs `body` at every node its target selects from the context node `ref`. */

@@ -4,7 +4,7 @@
 import type { AssemblyDef, FieldDef, FlagDef, ModelInstance } from "../../metaschema/metaschema.js";
 import { addingOnce, type CompiledConstraint, type DescendantSegment, type LoopSegment } from "./constraint.js";
 import { atSegment, checksFragmentLinks, EmitContext, js, NotApplicable, withoutLinkMarks, type CompileUnit, type Filter, type LoopNames, type NodeRef, type OwnRuleIndices } from "./context.js";
-import { EMITTERS } from "./kinds/registry.js";
+import { KINDS } from "../../constraint-kinds/registry.js";
 import { emitInstanceLoop } from "./navigation.js";
 import { capitalised, flagNoun } from "./plain-words.js";
 import { code } from "../../codegen/code.js";
@@ -153,7 +153,7 @@ export class Walk {
     if (ctx.notApplicable.has(unit.constraint)) return undefined;
     ctx.reader = `constraint ${unit.constraint.id ?? unit.constraint.key} (${unit.constraint.key})`;
     try {
-      return EMITTERS[unit.constraint.kind].compile(unit, ref, ctx);
+      return KINDS[unit.constraint.kind].overJson(unit, ref, ctx);
     } catch (error) {
       if (!(error instanceof NotApplicable)) throw new Error(`${unit.constraint.key}: ${error instanceof Error ? error.message : String(error)}`);
       ctx.notApplicable.set(unit.constraint, error.message);

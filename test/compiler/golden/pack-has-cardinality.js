@@ -1,7 +1,7 @@
 // golden: has-cardinality
 "use strict";
 var runtime = require("#runtime/packs/runtime.cjs");
-var { ChildNames, DOCUMENT_ADDRESS, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, countOutside, countWithin, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = runtime;
+var { ChildNames, DOCUMENT_ADDRESS, EMPTY, FALSE, TRUE, XNode, addKey, atomize, bool, childStep, childrenStep, compareFlagWith, compareGeneral, compareValues, concat, countOf, countWithin, currentDateTime, descendantStep, descendantsStep, doc, docAvailable, effectiveBoolean, equal, filterOrJoin, firstNotEvaluated, flagIs, flagStep, flagValueIs, flagValueOf, flagValues, greater, greaterOrEqual, joinKeys, keyPart, less, lessOrEqual, literalValue, lookupAll, mapEach, mapEntry, memo, memoStep, mergeEntries, mergeMaps, messagePart, normalize, notEqual, oneAtom, parentStep, pathOf, pathOfFocus, quantifiedEquality, resolveProfile, resolveUri, rootStep, selfStep, startsWith, stepEach, substring, substringAfter, substringOfLength, textOf, valueIn, valueMatches, valueNotAllowed, variable } = runtime;
 exports.runtime = runtime;
 exports.program = function program() {
 var k1 = new ChildNames(["prop"]);
@@ -15,7 +15,7 @@ items = filterOrJoin(items, e3, null, s);
 return items;
 }
 function msg5(t, s) {
-return countOutside(e0(t, s).length, 1, 1, " rule 0");
+return "Expected exactly one, found " + e0(t, s).length + ". rule 0";
 }
 function check6(R, node, s) {
 try {

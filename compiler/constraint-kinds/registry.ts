@@ -1,6 +1,6 @@
-// The emitter of each constraint kind.
-import type { ConstraintKind } from "../../../metaschema/metaschema.js";
-import type { ConstraintEmitter } from "../constraint.js";
+// The emitter of each constraint kind, for NIST's semantic module and for every rule pack's.
+import type { ConstraintKind } from "../metaschema/metaschema.js";
+import type { KindEmitter } from "./kind.js";
 import { allowedValues } from "./allowed-values.js";
 import { expect } from "./expect.js";
 import { hasCardinality } from "./has-cardinality.js";
@@ -9,7 +9,7 @@ import { indexHasKey } from "./index-has-key.js";
 import { isUnique } from "./is-unique.js";
 import { matches } from "./matches.js";
 
-export const EMITTERS: Readonly<Record<ConstraintKind, ConstraintEmitter>> = {
+export const KINDS: Readonly<Record<ConstraintKind, KindEmitter>> = {
   "allowed-values": allowedValues,
   matches,
   expect,

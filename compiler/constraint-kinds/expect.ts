@@ -1,13 +1,15 @@
 // expect: a Metapath test holds at every target node.
-import { parseMetapath } from "../../../metaschema/metapath.js";
-import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { js } from "../context.js";
-import { compileBoolean } from "../expressions.js";
-import { capitalised, indefinite, nodeNoun, nodeNounWithConditions, requirementInWords } from "../plain-words.js";
+import { code } from "../codegen/code.js";
+import { parseMetapath } from "../metaschema/metapath.js";
+import { perTargetNode } from "../semantic/emit/constraint.js";
+import type { KindEmitter } from "./kind.js";
+import { js } from "../semantic/emit/context.js";
+import { compileBoolean } from "../semantic/emit/expressions.js";
+import { capitalised, indefinite, nodeNoun, nodeNounWithConditions, requirementInWords } from "../semantic/emit/plain-words.js";
 
-export const expect: ConstraintEmitter = {
+export const expect: KindEmitter = {
   kind: "expect",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const test = parseMetapath(c.test!);
     const must = c.level === "ERROR" || c.level === "CRITICAL" ? "must" : "should";
@@ -24,5 +26,8 @@ export const expect: ConstraintEmitter = {
       ctx.describeRule(rule, { description: statement ?? c.message ?? c.formalName ?? `The ${nodeNoun(node.type)} meets a requirement of the OSCAL model.`, ...(fix === undefined ? {} : { fix }) });
       return `if (!(${compileBoolean(ctx, test, node)})) R.report(${rule}, PL, ${js(message)});`;
     });
+  },
+  overView: {
+    test: (c, t, emit) => code`effectiveBoolean(${emit.expr(c.test!)}(${t}, s))`,
   },
 };

@@ -1,12 +1,13 @@
 // is-unique: the target nodes below one context node have distinct keys.
-import { code, Code } from "../../../codegen/code.js";
-import { addingOnce, perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { keyExpression } from "../expressions.js";
-import { keyNoun, nodeNoun, nodeNounWithConditions } from "../plain-words.js";
+import { code, Code } from "../codegen/code.js";
+import { addingOnce, perTargetNode } from "../semantic/emit/constraint.js";
+import type { KindEmitter } from "./kind.js";
+import { keyExpression } from "../semantic/emit/expressions.js";
+import { keyNoun, nodeNoun, nodeNounWithConditions } from "../semantic/emit/plain-words.js";
 
-export const isUnique: ConstraintEmitter = {
+export const isUnique: KindEmitter = {
   kind: "is-unique",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     // The keys seen below the current context node: none (null), the first (a string: most contexts have one target,
     // and need no set), or a set once there is a second.
@@ -28,5 +29,8 @@ export const isUnique: ConstraintEmitter = {
       `${seen} = null;`,
       seen,
     );
+  },
+  overView: {
+    test: (c, t, emit) => code`R.firstKey(${c.rule}, ${emit.key()}(${t}, s))`,
   },
 };

@@ -1,13 +1,14 @@
 // index-has-key: every key a target node refers to is in the named index (resolved after the walk).
-import { jsonLiteral } from "../../../codegen/code.js";
-import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { checksFragmentLinks, linkLookedUp } from "../context.js";
-import { referenceKeys } from "../expressions.js";
-import { capitalised, indefinite, keyNoun, nodeNoun, nodeNounWithConditions, theNode } from "../plain-words.js";
+import { code, jsonLiteral } from "../codegen/code.js";
+import { perTargetNode } from "../semantic/emit/constraint.js";
+import type { KindEmitter } from "./kind.js";
+import { checksFragmentLinks, linkLookedUp } from "../semantic/emit/context.js";
+import { referenceKeys } from "../semantic/emit/expressions.js";
+import { capitalised, indefinite, keyNoun, nodeNoun, nodeNounWithConditions, theNode } from "../semantic/emit/plain-words.js";
 
-export const indexHasKey: ConstraintEmitter = {
+export const indexHasKey: KindEmitter = {
   kind: "index-has-key",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const index = ctx.indexVar(c.indexName!);
     const indexed = ctx.indexedInWords(c.indexName!);
@@ -33,6 +34,10 @@ export const indexHasKey: ConstraintEmitter = {
       if ("one" in keys) return `${marks}R.reference(${rule}, ${index}, ${keys.one}, PL, ${label});`;
       return `{ const ks = ${keys.many}; for (let j = 0; j < ks.length; j++) R.reference(${rule}, ${index}, ks[j], PL, ${label}); }`;
     });
+  },
+  overView: {
+    // The index was built before any target (see the pack's check function): a key it holds is never undefined.
+    test: (c, t, emit) => code`R.index(${c.index!}).has(${emit.key()}(${t}, s))`,
   },
 };
 

@@ -1,12 +1,13 @@
 // index: the target nodes are entered in a document-wide index under distinct keys, for index-has-key to look up.
-import { code, Code } from "../../../codegen/code.js";
-import { duplicateKeyCheck, perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { keyExpression } from "../expressions.js";
-import { keyNoun, nodeNounWithConditions } from "../plain-words.js";
+import { code, Code } from "../codegen/code.js";
+import { duplicateKeyCheck, perTargetNode } from "../semantic/emit/constraint.js";
+import type { KindEmitter } from "./kind.js";
+import { keyExpression } from "../semantic/emit/expressions.js";
+import { keyNoun, nodeNounWithConditions } from "../semantic/emit/plain-words.js";
 
-export const indexDefinition: ConstraintEmitter = {
+export const indexDefinition: KindEmitter = {
   kind: "index",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const index = ctx.indexVar(c.indexName!);
     let nouns = ctx.indexedNouns.get(c.indexName!);

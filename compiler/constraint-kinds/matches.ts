@@ -1,15 +1,16 @@
 // matches: the target's value matches a regular expression and/or the lexical pattern of a datatype.
-import { code, Code, joinCode } from "../../../codegen/code.js";
-import { datatypePattern } from "../../../metaschema/datatypes.js";
-import { perTargetNode, type ConstraintEmitter } from "../constraint.js";
-import { withAtom } from "../expressions.js";
-import { capitalised, datatypeInWords, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
+import { code, Code, joinCode } from "../codegen/code.js";
+import { datatypePattern } from "../metaschema/datatypes.js";
+import { perTargetNode } from "../semantic/emit/constraint.js";
+import type { KindEmitter } from "./kind.js";
+import { withAtom } from "../semantic/emit/expressions.js";
+import { capitalised, datatypeInWords, indefinite, nodeNoun, selectionInWords, theNode } from "../semantic/emit/plain-words.js";
 
 const OR = Code.verbatim(" || ");
 
-export const matches: ConstraintEmitter = {
+export const matches: KindEmitter = {
   kind: "matches",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const patterns = [...(c.regex === undefined ? [] : [c.regex]), ...(c.datatype === undefined ? [] : [datatypePattern(c.datatype)])];
     const fails = joinCode(
@@ -30,5 +31,8 @@ export const matches: ConstraintEmitter = {
       });
       return withAtom(ctx, node, "v", code`const s = String(v); if (${fails}) R.report(${rule}, PL, ${`The ${noun} `} + EX(s) + ${` ${expected}${form}.`});`.toString());
     });
+  },
+  overView: {
+    test: (_, t, emit) => code`valueMatches(${t}, ${emit.patterns()})`,
   },
 };

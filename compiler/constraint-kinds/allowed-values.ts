@@ -1,14 +1,14 @@
 // allowed-values: the target's value is one of the enumerated values. Where several constraints reach the same node
 // and one of them is strict, the verdict is their union, decided after the walk (SemanticRun.allowed).
-import type { ConstraintEmitter } from "../constraint.js";
-import { code, name } from "../../../codegen/code.js";
-import { type CompileUnit, type EmitContext, type NodeRef } from "../context.js";
-import { parseMetapath } from "../../../metaschema/metapath.js";
-import type { Expr, Step } from "../../../metaschema/metapath-ast.js";
-import { readsVariable, someNode, type SyntaxNode } from "../../../metaschema/syntax-tree.js";
-import { withAtom } from "../expressions.js";
-import { targetSegments } from "../navigation.js";
-import { bare, capitalised, definitionNoun, indefinite, nodeNoun, selectionInWords, theNode } from "../plain-words.js";
+import type { KindEmitter } from "./kind.js";
+import { code, name } from "../codegen/code.js";
+import { type CompileUnit, type EmitContext, type NodeRef } from "../semantic/emit/context.js";
+import { parseMetapath } from "../metaschema/metapath.js";
+import type { Expr, Step } from "../metaschema/metapath-ast.js";
+import { readsVariable, someNode, type SyntaxNode } from "../metaschema/syntax-tree.js";
+import { withAtom } from "../semantic/emit/expressions.js";
+import { targetSegments } from "../semantic/emit/navigation.js";
+import { bare, capitalised, definitionNoun, indefinite, nodeNoun, selectionInWords, theNode } from "../semantic/emit/plain-words.js";
 
 /** How findings of the rule name the value and where it applies: the first node it reaches decides, or, where its nodes
  * are named differently, "the value" and "here". */
@@ -48,9 +48,9 @@ function siteOf(node: NodeRef): string {
   return node.type.kind === "flag" ? `${node.type.owner.contextPath}/@${node.type.def.name}` : node.type.def.contextPath;
 }
 
-export const allowedValues: ConstraintEmitter = {
+export const allowedValues: KindEmitter = {
   kind: "allowed-values",
-  compile(unit, ref, ctx) {
+  overJson(unit, ref, ctx) {
     const { constraint: c, rule } = unit;
     const values = c.enums.map((e) => e.value);
     const set = ctx.stringSet(values);
@@ -81,6 +81,13 @@ export const allowedValues: ConstraintEmitter = {
     // Allows other values at every node it reaches, alone: it can never report, so no loop is emitted for it.
     ctx.inert.add(rule);
     return { reset: "", segments: [], writes: undefined };
+  },
+  overView: {
+    // Other values allowed: every target passes, whatever its value. A pack's constraints are not pooled: FedRAMP's
+    // harness reports each on its own.
+    test: (c, t, emit) => (c.allowOther ? true : code`valueIn(${t}, ${emit.values()})`),
+    // The value found and those allowed, in the words of NIST's layer (runtime/semantic/helpers.cts notAllowed).
+    defaultMessage: (_, t, description, emit) => code`valueNotAllowed(${t}, ${emit.values()}, ${`. ${description}`})`,
   },
 };
 
