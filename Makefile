@@ -25,8 +25,8 @@ build: dist/.built
 # A clean compile, so that no output of a deleted source can end up in a package, swapped in at once so that running
 # processes (tests while `npm pack` rebuilds) never see a half-written dist/. tsc also copies the JSON files the
 # sources import into dist/generated/; the run time reads them from generated/ (package.json "imports"), so they go.
-# oscal-validate and the rule packs' runtime module are then bundled in place, for a cheaper cold start
-# (scripts/build-cli.mjs).
+# oscal-validate and the constraint run time (the module every generated constraint check requires) are then bundled in
+# place, for a cheaper cold start (scripts/build-cli.mjs).
 # The validation page's browser bundle goes to dist/browser/, where the service reads it.
 dist/.built: generated/manifest.json $(RUNTIME_SOURCES) $(BROWSER_SOURCES)
 	rm -rf dist.next

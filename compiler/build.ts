@@ -2,7 +2,7 @@
 // and the rule-id manifest. Everything written is a pure function of the inputs: two builds give identical bytes.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildPaths } from "./paths.js";
+import { buildPaths, repoRoot } from "./paths.js";
 import { readVerifiedSchemas, verifyMetaschemaDir } from "./schema-source.js";
 import { applyPatches, loadPatches } from "./patches.js";
 import { MODEL_NAMES, MODEL_SCHEMA_FILES, OSCAL_RELEASE } from "./models.js";
@@ -16,7 +16,7 @@ import { emitSemantic } from "./semantic/index.js";
 import { loadMetaschema } from "./metaschema/metaschema.js";
 import { emitPack, packDefinitions, packEntryModule } from "./packs/index.js";
 import { emitJsonWasmModule } from "./json-wasm/emit.js";
-import { assertLinearPatterns, formatFunctionPatterns, patternsInCode, type EmittedPattern } from "./regex-safety.js";
+import { assertLinearPatterns, formatFunctionPatterns, patternsInBundle, patternsInCode, type EmittedPattern } from "./regex-safety.js";
 
 function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const semantic = await emitSemantic({ metaschemaDir: paths.metaschemaDir, outDir: paths.outDir, completeSchema: patched.get("oscal_complete_schema.json")! });
   process.stdout.write(`  semantic layer: ${semantic.rules.length} rules (${semantic.inert.length} that can never report emit no code), ${semantic.notApplicable.length} constraints not applicable\n`);
   patterns.push(...patternsInCode(readFileSync(path.join(paths.outDir, "semantic.cjs"), "utf8"), "semantic.cjs"));
-  patterns.push(...patternsInCode(readFileSync(paths.semanticHelpersSource, "utf8"), "runtime/semantic/helpers.cts"));
+  patterns.push(...(await patternsInBundle(paths.constraintRuntimeSource, repoRoot)));
   const packsDir = path.join(paths.outDir, "packs");
   mkdirSync(packsDir, { recursive: true });
   const { roots } = loadMetaschema(paths.metaschemaDir);

@@ -11,8 +11,8 @@ export interface BuildPaths {
   schemaSumsFile: string;
   metaschemaSumsFile: string;
   outDir: string;
-  /** The helpers the generated semantic checks require: their patterns run on documents too. */
-  semanticHelpersSource: string;
+  /** The source of the run time the generated constraint checks require: its patterns run on documents too. */
+  constraintRuntimeSource: string;
 }
 
 export function buildPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
@@ -24,6 +24,6 @@ export function buildPaths(env: NodeJS.ProcessEnv = process.env): BuildPaths {
     schemaSumsFile: fromRepo("schemas/SHA256SUMS"),
     metaschemaSumsFile: fromRepo("schemas/METASCHEMA.SHA256SUMS"),
     outDir: fromRepo(env.OSCAL_GENERATED_DIR ?? "generated"),
-    semanticHelpersSource: fromRepo("runtime/semantic/helpers.cts"),
+    constraintRuntimeSource: fromRepo("runtime/constraints/runtime.ts"),
   };
 }

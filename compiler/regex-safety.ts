@@ -1,8 +1,10 @@
 // Build-time proof that every regular expression the generated code runs matches in linear time. A backtracking
 // pattern such as `^[^\n\r]+@[^\n\r]+$` takes quadratic time on a hostile value (100,000 "@" and a newline: 20 s), so
 // the build fails on one unless a documented patch (patches/) replaces it with an equivalent linear pattern.
+import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import ts from "typescript";
 import { check, type Diagnostics, type Parameters as RecheckParameters } from "recheck";
 
@@ -29,9 +31,9 @@ const RECHECK_PARAMETERS: RecheckParameters = {
   timeout: 120_000,
 };
 
-/** Every regular expression literal and every `RegExp(...)` construction in a JavaScript module's text. */
+/** Every regular expression literal and every `RegExp(...)` construction in a module's text (TypeScript by its name). */
 export function patternsInCode(code: string, origin: string): EmittedPattern[] {
-  const file = ts.createSourceFile(origin, code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
+  const file = ts.createSourceFile(origin, code, ts.ScriptTarget.ES2022, false, /\.c?ts$/.test(origin) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const found: EmittedPattern[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isRegularExpressionLiteral(node)) {
@@ -49,6 +51,17 @@ export function patternsInCode(code: string, origin: string): EmittedPattern[] {
   };
   visit(file);
   return found;
+}
+
+/**
+ * The patterns of every source file a run-time module is bundled from, found by bundling it as scripts/build-cli.mjs
+ * does (type-only imports are no part of it), each named by its path relative to `root`.
+ */
+export async function patternsInBundle(entry: string, root: string): Promise<EmittedPattern[]> {
+  const { metafile } = await build({ absWorkingDir: root, entryPoints: [entry], bundle: true, write: false, metafile: true, platform: "node", format: "cjs", logLevel: "silent" });
+  return Object.keys(metafile.inputs)
+    .sort()
+    .flatMap((file) => patternsInCode(readFileSync(path.join(root, file), "utf8"), file));
 }
 
 /**

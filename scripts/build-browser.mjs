@@ -29,10 +29,9 @@ const browserTargets = {
       "#generated/models.js": path.join(browserSources, "validator-registry.ts"),
       "#generated/packs/index.js": path.join(browserSources, "pack-registry.ts"),
       "#generated/semantic.cjs": path.join(generated, "semantic.cjs"),
-      // The semantic checks' helpers, from their source: dist/ is not compiled yet when the bundle is built.
-      "#runtime/semantic/helpers.cjs": path.join(root, "runtime/semantic/helpers.cts"),
-      // Likewise each rule pack's runtime module, which the core runs the pack with too: one copy in the bundle.
-      "#runtime/packs/runtime.cjs": path.join(root, "runtime/packs/runtime.ts"),
+      // The run time of the semantic checks and of every rule pack, which the core runs the packs with too, from its
+      // source (dist/ is not compiled yet when the bundle is built): one copy in the bundle.
+      "#runtime/constraints/runtime.cjs": path.join(root, "runtime/constraints/runtime.ts"),
     };
     const aliased = new RegExp(`^(${Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`);
     bundle.onResolve({ filter: aliased }, (args) => ({ path: aliases[args.path] }));

@@ -1,11 +1,12 @@
 // Bundles oscal-validate and its worker thread in the compiled runtime given as the only argument (make build passes
 // dist.next/runtime): cli/oscal-validate.js and cli/validation-worker.js become one CommonJS file each (.cjs), which
-// replaces them; so does packs/runtime.js, the module every rule pack's generated module requires. A cold CLI process otherwise spends a good part of its start-up in the ES module loader, resolving,
-// reading and linking module after module. What only some runs need (SARIF, YAML, the rule listing, --document) is
-// in the bundle too, but evaluated on first use, and what it requires (the YAML parser, the 833 KB rule manifest) is
-// required then. The generated ES modules (model loaders, WebAssembly, runtime manifest) are bundled; the generated
-// CommonJS modules, the dependencies and the code cache stay outside, so there is one copy of each and the bin
-// (cli/oscal-validate-bin.cjs) and the bundle share the code cache's state.
+// replaces them; so does constraints/runtime.js, the module NIST's and every rule pack's generated module require. A
+// cold CLI process otherwise spends a good part of its start-up in the ES module loader, resolving, reading and linking
+// module after module. What only some runs need (SARIF, YAML, the rule listing, --document) is in the bundle too, but
+// evaluated on first use, and what it requires (the YAML parser, the 833 KB rule manifest) is required then. The
+// generated ES modules (model loaders, WebAssembly, runtime manifest) are bundled; the generated CommonJS modules, the
+// dependencies and the code cache stay outside, so there is one copy of each and the bin (cli/oscal-validate-bin.cjs)
+// and the bundle share the code cache's state.
 import { build } from "esbuild";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -71,25 +72,18 @@ for (const entry of ["oscal-validate", "validation-worker"]) {
   await rm(entryFile);
 }
 
-// A rule pack's generated module requires its runtime module (the primitives and the engine) by name. As ES modules,
-// the first pack a process runs would start the ES module loader for them (some 35 ms of a cold CLI); as one CommonJS
-// file, it is read and compiled at once. The semantic helpers it uses stay outside: NIST's module requires the same file.
-const packRuntime = path.join(runtime, "packs", "runtime.js");
-const semanticHelpersOutside = {
-  name: "semantic-helpers-outside",
-  setup(bundle) {
-    bundle.onResolve({ filter: /^\.\.\/semantic\/helpers\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-  },
-};
+// The generated constraint checks (NIST's module and every rule pack's) require their run time (the helpers, the
+// primitives and the engine) by name. As ES modules, the first check a process runs would start the ES module loader
+// for them (some 35 ms of a cold CLI); as one CommonJS file, it is read and compiled at once.
+const constraintRuntime = path.join(runtime, "constraints", "runtime.js");
 await build({
   absWorkingDir: root,
-  entryPoints: [packRuntime],
-  outfile: path.join(runtime, "packs", "runtime.cjs"),
+  entryPoints: [constraintRuntime],
+  outfile: path.join(runtime, "constraints", "runtime.cjs"),
   bundle: true,
   format: "cjs",
   platform: "node",
   target: "node20.19",
-  plugins: [semanticHelpersOutside],
   logLevel: "warning",
 });
-await rm(packRuntime);
+await rm(constraintRuntime);

@@ -428,7 +428,7 @@ export declare const PACK_NAMES: readonly string[];
 export declare function packModule(name: string): unknown;
 
 ${readFileSync(PROGRAM_INTERFACE, "utf8")}
-/** The primitives a pack's generated code calls, from the runtime module it requires (runtime/packs/runtime.ts). */
+/** The primitives a pack's generated code calls, from the run time it requires (runtime/constraints/runtime.ts). */
 export type PrimitiveName = ${PRIMITIVES.map((name) => JSON.stringify(name)).join(" | ")};
 `,
   };

@@ -1,5 +1,6 @@
 // Build-time entry of the level=full semantic layer: NIST metaschema constraints (+ our own rules) →
-// generated/semantic.cjs (CommonJS, loaded on the first full-level run; it requires only runtime/semantic/helpers) and its declarations.
+// generated/semantic.cjs (CommonJS, loaded on the first full-level run; it requires only the constraint run time,
+// runtime/constraints/runtime.ts) and its declarations.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadMetaschema, type AssemblyDef, type Definition, type FieldDef, type RawConstraint } from "../metaschema/metaschema.js";

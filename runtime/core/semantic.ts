@@ -2,7 +2,7 @@
 // first full-level run; the rule list comes from the runtime manifest, so resolving options never loads them. Rule packs
 // (compiler/packs: an organisation's constraint files) add rules, default-off unless the pack says otherwise (ours,
 // oscal-package, is on), enabled by naming the pack or by id, and evaluated by the pack engine (runtime/packs/engine.ts)
-// of the runtime module their generated module requires.
+// of the constraint run time their generated module requires (runtime/constraints/runtime.ts).
 import { semanticChecks } from "#generated/models.js";
 import { PACK_NAMES, packModule } from "#generated/packs/index.js";
 import manifest from "#generated/runtime-manifest.json" with { type: "json" };
@@ -163,7 +163,7 @@ export function runRulePacks(
 }
 
 /**
- * A pack's program and the engine that runs it: the one of the runtime module its generated module required, whose
+ * A pack's program and the engine that runs it: the one of the run time its generated module required, whose
  * classes its code tests with instanceof (this module may be another copy: the tests run it from source).
  */
 export function loadedPack(name: string): { program: PackProgram; runPack: PackModule["runtime"]["runPack"] } {

@@ -7,7 +7,7 @@ import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { canonicalDefinitions, canonicalSearches, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import { NotEvaluated, type Evaluator } from "./primitives.js";
-import type * as runtime from "./runtime.js";
+import type * as runtime from "../constraints/runtime.js";
 
 export type { PackRule } from "#generated/packs/index.js";
 
@@ -50,7 +50,7 @@ export interface PackProgram extends ViewDefinitions {
 
 /** A pack's generated module (generated/packs/<name>.cjs). */
 export interface PackModule {
-  /** The runtime module it requires by name (./runtime.ts): the pack is run with its engine, of the classes its code uses. */
+  /** The run time it requires by name (../constraints/runtime.ts): the pack runs with its engine, of its code's classes. */
   runtime: typeof runtime;
   /** Makes its program over the runtime's primitives. */
   program(): PackProgram;

@@ -1,8 +1,9 @@
 // What a pack's generated code calls (compiler/packs/emit): Metapath's sequences, atomization, comparisons, functions
-// and predicates, over the node view (./node-view.ts). The generated module requires these by name, through ./runtime.ts;
-// it never sees the compiler, and nothing here reads files or touches the network: other documents come from the caller.
+// and predicates, over the node view (./node-view.ts). The generated module requires these by name, through the
+// constraint run time (../constraints/runtime.ts); it never sees the compiler, and nothing here reads files or touches
+// the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
-import { allowedList, EX, notAllowed } from "../semantic/helpers.cjs";
+import { allowedList, EX, notAllowed } from "../semantic/helpers.js";
 import { canonicalNames, FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 

@@ -1,7 +1,7 @@
 // The pack code emitter on a small hand-made pack: contexts found by the generated walk and contexts whose targets are
 // evaluated give the same nodes, in document order, each once; equalities with many values, hashed, give the outcomes
-// of comparing every pair; the generated module loads from a file like the build's, requiring its runtime module by
-// name, and runs with that module's engine.
+// of comparing every pair; the generated module loads from a file like the build's, requiring by name the run time
+// NIST's generated module requires too, and runs with that module's engine.
 import { describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -37,7 +37,7 @@ function pack(targets: string[][]): SourcePack {
 }
 
 function run(source: SourcePack, document: unknown = DOCUMENT, active: (rule: number) => boolean = () => true) {
-  // In the package, as the build's modules are: package.json's imports resolve the runtime module's name there.
+  // In the package, as the build's modules are: package.json's imports resolve the run time's name there.
   const outputs = path.join(repoRoot, "test-output");
   mkdirSync(outputs, { recursive: true });
   const dir = mkdtempSync(path.join(outputs, "pack-emit-"));
@@ -90,6 +90,10 @@ describe("generated rule-pack code", () => {
     expect(evaluatedRun.text).toMatch(/targets: (?!undefined)/);
     expect(evaluatedRun.results).toEqual(walkedRun.results);
     expect(evaluatedRun.findings).toEqual(walkedRun.findings);
+  });
+
+  it("requires nothing but the constraint run time, as NIST's module does", () => {
+    expect([...emitPackModule(walked, "test pack").matchAll(/\brequire\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['"#runtime/constraints/runtime.cjs"']);
   });
 
   it("emits the same module for the same pack", () => {

@@ -8,7 +8,7 @@ import { packModule } from "#generated/packs/index.js";
 import type { PackModule } from "../../runtime/packs/engine.js";
 import { largeSsp } from "./large-ssp.js";
 
-// The primitives that count are those of the runtime module the pack's generated module requires.
+// The primitives that count are those of the run time the pack's generated module requires.
 const pack = packModule("fedramp") as PackModule;
 const { comparisonsMade, runPack } = pack.runtime;
 const program = pack.runtime.packProgram(pack);

@@ -11,7 +11,7 @@ import { validate } from "../../runtime/index.js";
 import { corpusDir } from "../helpers/corpus.js";
 import { fedrampDir, readJson } from "./fedramp-harness.js";
 
-// The counters of the runtime module the packs' generated modules require, which makes their views.
+// The counters of the run time the packs' generated modules require, which makes their views.
 const { searchesMade, viewsMade } = (packModule("fedramp") as PackModule).runtime;
 const NOW = new Date("2026-06-01T00:00:00Z");
 const ssp = readJson("content/fedramp-ssp-example.json") as object;

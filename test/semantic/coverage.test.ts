@@ -57,10 +57,10 @@ describe("semantic compiler coverage", async () => {
     for (const kind of ["allowed-values", "matches", "index", "is-unique", "index-has-key", "has-cardinality", "expect"]) expect(kinds).toContain(kind);
   });
 
-  it("is deterministic and requires nothing but the run-time helpers", () => {
+  it("is deterministic and requires nothing but the constraint run time", () => {
     expect(readFileSync(path.join(outB, "semantic.cjs"), "utf8")).toBe(code);
     expect(code).not.toMatch(/^\s*import\s/m);
-    expect([...code.matchAll(/\brequire\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['"#runtime/semantic/helpers.cjs"']);
+    expect([...code.matchAll(/\brequire\(([^)]*)\)/g)].map((m) => m[1])).toEqual(['"#runtime/constraints/runtime.cjs"']);
     expect(code).not.toContain(metaschemaDir);
   });
 });

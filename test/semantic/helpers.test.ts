@@ -1,7 +1,7 @@
-// The run-time half of the semantic layer (runtime/semantic/helpers.cts), exercised the way generated code drives it:
+// The run-time half of the semantic layer (runtime/semantic/helpers.ts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { allowedList, EX, EXKEY, KEYN, KEYPAT, KEYREST, notAllowed, notOneOf, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.cjs";
+import { allowedList, EX, EXKEY, KEYN, KEYPAT, KEYREST, notAllowed, notOneOf, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.js";
 
 // Rules 0 and 1 are strict, rule 2 allows other values; each names its values differently, so that a message tells
 // which rule wrote it.

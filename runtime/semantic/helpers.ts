@@ -1,6 +1,6 @@
 // What the generated semantic module (generated/semantic.cjs) runs besides its own walk: value helpers for compiled
-// Metapath, and the state of one check (path, findings, allowed-values unions, references resolved after the walk).
-// CommonJS because the generated module is CommonJS, loaded synchronously on the first full-level run.
+// Metapath over the JSON the walk is on, and the state of one check (path, findings, allowed-values unions, references
+// resolved after the walk). The module requires them by name from the constraint run time (../constraints/runtime.ts).
 
 import { excerpt } from "../core/excerpt.cjs";
 
