@@ -7,8 +7,6 @@ import { defineConfig } from "vitest/config";
 const LONG_TESTS = ["test/compiler/generated-patterns.test.ts"];
 
 export default defineConfig({
-  // runtime/core/excerpt.cts is CommonJS TypeScript (the core imports it): transform .cts too.
-  oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     // No test bounds elapsed time, so a limit here only ends a test that hangs: minutes, so that a busy machine makes
     // tests slow, never failed.

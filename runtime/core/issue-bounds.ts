@@ -5,16 +5,23 @@
 // saying what it stands for.
 import type { ValidationIssue } from "./report.js";
 import { escapeToken, unescapeToken } from "./json-pointer.js";
-import { excerpt, MAX_EXCERPT_CODE_POINTS } from "./excerpt.cjs";
 
-export { excerpt, MAX_EXCERPT_CODE_POINTS };
-
+/** Longest excerpt of a name or value quoted in a message, in code points (an ellipsis marks a cut). */
+export const MAX_EXCERPT_CODE_POINTS = 64;
 /** Longest message, in code points. */
 export const MAX_MESSAGE_CODE_POINTS = 512;
 /** The excerpt of a member name a cut path stops before (the message may quote it at full excerpt length already). */
 const NOTE_EXCERPT_CODE_POINTS = 16;
 /** Longest path reported; a deeper one is cut back to an ancestor. */
 export const MAX_PATH_LENGTH = 1024;
+
+/** `text` cut to `max` code points, with an ellipsis when cut. Stops reading at the cut: cost O(max). */
+export function excerpt(text: string, max = MAX_EXCERPT_CODE_POINTS): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let count = 0; count < max; count++) end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  return end >= text.length ? text : `${text.slice(0, end)}…`;
+}
 
 function codePointLength(text: string): number {
   let count = 0;

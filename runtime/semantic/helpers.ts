@@ -2,7 +2,7 @@
 // Metapath over the JSON the walk is on, and the state of one check (path, findings, allowed-values unions, references
 // resolved after the walk). The module requires them by name from the constraint run time (../constraints/runtime.ts).
 
-import { excerpt } from "../core/excerpt.cjs";
+import { excerpt } from "../core/issue-bounds.js";
 
 /** A JSON Pointer segment: an array index or a property name. */
 export type Segment = string | number;
