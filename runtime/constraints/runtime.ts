@@ -9,6 +9,7 @@ import type { PrimitiveName } from "#generated/packs/index.js";
 import type { HelperName } from "#generated/semantic.cjs";
 import * as constraintRuntime from "./runtime.js";
 
+export * from "./values.js";
 export * from "../semantic/helpers.js";
 export * from "../packs/primitives.js";
 export { packProgram, runPack, Run } from "../packs/engine.js";

@@ -5,6 +5,7 @@
 // in. Other documents come only from the caller (`documents`): nothing here reads files or touches the network.
 import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
+import { EX } from "../constraints/values.js";
 import { canonicalDefinitions, canonicalSearches, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
 import { NotEvaluated, type Evaluator } from "./primitives.js";
 import type * as runtime from "../constraints/runtime.js";
@@ -146,7 +147,7 @@ function placeFinding(run: Run, node: XNode, context: XNode, message: string): F
 function quotingValue(message: string, target: XNode): string {
   const { value } = target;
   if (typeof value !== "string" && typeof value !== "number") return message;
-  const quoted = JSON.stringify(excerpt(String(value)));
+  const quoted = EX(value);
   return message.includes(quoted) ? message : `${message} (The value is ${quoted}.)`;
 }
 

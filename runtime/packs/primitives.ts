@@ -3,7 +3,7 @@
 // constraint run time (../constraints/runtime.ts); it never sees the compiler, and nothing here reads files or touches
 // the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
-import { allowedList, EX, notAllowed } from "../semantic/helpers.js";
+import { allowedList, EX, notAllowed } from "../constraints/values.js";
 import { canonicalNames, FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
