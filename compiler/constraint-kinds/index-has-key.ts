@@ -36,7 +36,7 @@ export const indexHasKey: KindEmitter = {
     });
   },
   overView: {
-    // The index was built before any target (see the pack's check function): a key it holds is never undefined.
+    // The index was built before any target (see the pack's check function): a key it holds is never null.
     test: (c, t, emit) => code`R.index(${c.index!}).has(${emit.key()}(${t}, s))`,
   },
 };

@@ -16,7 +16,7 @@ export interface ViewEmit {
   values(): Name;
   /** The constant holding the constraint's patterns, as full-match regular expression literals. */
   patterns(): Name;
-  /** The function `(t, s)` giving a target's key (a string, or undefined when it has none). */
+  /** The function `(t, s)` giving a target's key (a string, or null when it has none). */
   key(): Name;
   /** The function `(f, s)` evaluating an expression. */
   expr(expr: Expr): Name;

@@ -288,8 +288,8 @@ export class Run {
   }
 
   /** is-unique: whether no target of the rule at the current context node had the key before (no key: unique). */
-  firstKey(rule: number, key: string | undefined): boolean {
-    if (key === undefined) return true;
+  firstKey(rule: number, key: string | null): boolean {
+    if (key === null) return true;
     let keys = this.seen.get(rule);
     if (keys === undefined) this.seen.set(rule, (keys = new Set()));
     if (keys.has(key)) return false;

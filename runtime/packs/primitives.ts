@@ -3,7 +3,7 @@
 // constraint run time (../constraints/runtime.ts); it never sees the compiler, and nothing here reads files or touches
 // the network: other documents come from the caller.
 import { excerpt } from "../core/issue-bounds.js";
-import { allowedList, EX, notAllowed } from "../constraints/values.js";
+import { allowedList, EX, KEYPAT, notAllowed } from "../constraints/values.js";
 import { canonicalNames, FLAG, MapItem, XNode, normalize, type ChildNames, type Item } from "./node-view.js";
 import type { Scope } from "./engine.js";
 
@@ -616,21 +616,19 @@ export function countWithin(count: number, min: number | undefined, max: number 
   return (min === undefined || count >= min) && (max === undefined || count <= max);
 }
 
-/** A key field's part of a key: the atom as a string, or with key-field/@pattern the first group of a full match. */
-export function keyPart(atom: Atom | undefined, pattern: RegExp | undefined): string | undefined {
-  if (atom === undefined) return undefined;
+/**
+ * A key field's part of a key, or null when it has none: the atom as a string, or with key-field/@pattern its key
+ * (KEYPAT). Several parts make one key as NIST's do (KEYN).
+ */
+export function keyPart(atom: Atom | undefined, pattern: RegExp | undefined): string | null {
+  if (atom === undefined) return null;
   const value = String(atom);
-  return pattern === undefined ? value : pattern.exec(value)?.[1] || undefined;
-}
-
-/** The key of several key fields: their parts joined, or undefined when none has one. */
-export function joinKeys(parts: readonly (string | undefined)[]): string | undefined {
-  return parts.every((part) => part === undefined) ? undefined : parts.map((part) => part ?? "").join("\u001f");
+  return pattern === undefined ? value : KEYPAT(pattern, value);
 }
 
 /** Adds an index constraint's target under its key: the first node with a key keeps it. */
-export function addKey(index: Map<string, XNode>, key: string | undefined, target: Item): void {
-  if (key !== undefined && target instanceof XNode && !index.has(key)) index.set(key, target);
+export function addKey(index: Map<string, XNode>, key: string | null, target: Item): void {
+  if (key !== null && target instanceof XNode && !index.has(key)) index.set(key, target);
 }
 
 /** An expression of a message template rendered: its atoms as short excerpts; "?" when it cannot be evaluated. */

@@ -181,6 +181,27 @@ describe("generated rule-pack code", () => {
     expect(run(bounded(1, 2, "prop")).results).toEqual([{ pass: 2, fail: 1, notEvaluated: 0 }]);
   });
 
+  it("keys by several fields as NIST's layer does: an absent field is not an empty one", () => {
+    // Components keyed by uuid and type: the first has an empty type, the second none, the third none either.
+    const components = [{ uuid: "c", type: "" }, { uuid: "c" }, { uuid: "c" }];
+    const document = { "system-security-plan": { uuid: "s", components } };
+    const unique: SourcePack = {
+      ...pack([]),
+      rules: [rule(0, "is-unique")],
+      contexts: [
+        {
+          targets: [parseMetapath("/system-security-plan")],
+          lets: [],
+          constraints: [{ rule: 0, kind: "is-unique", target: parseMetapath("component"), keys: [{ target: parseMetapath("@uuid") }, { target: parseMetapath("@type") }] }],
+        },
+      ],
+    };
+    const { text, results, findings } = run(unique, document);
+    expect(text).toContain("KEYN([keyPart(");
+    expect(results).toEqual([{ pass: 2, fail: 1, notEvaluated: 0 }]);
+    expect(findings).toEqual([{ rule: 0, path: "/system-security-plan/components/2" }]);
+  });
+
   it("points at items past the millionth of one array", () => {
     // 2^20 + 1 props, the last one failing: a node's position packs its instance number and array index into one
     // number, whose 20 bits for the index were once too few (a 4 MB body holds such an array of one-letter strings).

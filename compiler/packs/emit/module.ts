@@ -46,14 +46,15 @@ export interface SourcePack {
 }
 
 /**
- * The primitives generated code may call (runtime/packs/primitives.ts), taken from the constraint run time; declared to
- * the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it provides each.
+ * The primitives generated code may call (runtime/packs/primitives.ts, and NIST's key joining, KEYN), taken from the
+ * constraint run time; declared to the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it
+ * provides each.
  */
 export const PRIMITIVES = [
-  "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
+  "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "KEYN", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
   "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep",
   "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
-  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "joinKeys", "keyPart", "less",
+  "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "keyPart", "less",
   "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
   "messagePart", "normalize", "notEqual", "oneAtom", "parentStep", "pathOf", "pathOfFocus", "quantifiedEquality",
   "resolveProfile", "resolveUri", "rootStep", "selfStep", "startsWith", "stepEach", "substring", "substringAfter",
@@ -131,7 +132,7 @@ class ConstraintCode implements ConstraintEmit {
   key(): Name {
     const keys = this.c.keys!;
     const part = (key: (typeof keys)[number]) => code`keyPart(${Code.verbatim(this.emitter.keyAtom(key.target, "t"))}, ${key.pattern === undefined ? UNDEFINED : fullMatch(key.pattern)})`;
-    const body = keys.length === 1 ? part(keys[0]!) : code`joinKeys(${array(keys.map(part))})`;
+    const body = keys.length === 1 ? part(keys[0]!) : code`KEYN(${array(keys.map(part))})`;
     return name(this.declarations.declare("key", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
   }
 
