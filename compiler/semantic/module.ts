@@ -9,7 +9,7 @@ import type { OwnRuleIndices } from "./emit/context.js";
  * The helpers the generated code takes from the constraint run time (runtime/semantic/helpers.ts); declared to the run
  * time as `HelperName` (generated/semantic.d.cts), which checks that it provides each.
  */
-export const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "KEYN", "KEYPAT", "KEYREST", "EX", "EXKEY", "allowedList", "notOneOf", "PathNode", "SemanticRun"] as const;
+export const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "equal", "notEqual", "less", "lessOrEqual", "greater", "greaterOrEqual", "KEYN", "KEYPAT", "KEYREST", "EX", "EXKEY", "allowedList", "notOneOf", "PathNode", "SemanticRun"] as const;
 const NEWLINE = Code.verbatim("\n");
 
 export interface SemanticModuleRule {

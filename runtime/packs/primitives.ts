@@ -60,7 +60,8 @@ export const comparisonsMade = (): number => comparisons;
 /** A comparison operator on two atoms once they are of one type (compareAtoms converts them). */
 export type Comparator = (x: string | number | boolean, y: string | number | boolean) => boolean;
 
-// The comparison operators, by their general and value names: the generated code passes the one it compares with.
+// The comparison operators, by their general and value names: the generated code (NIST's and the packs') passes the one
+// it compares with.
 export const equal: Comparator = (x, y) => x === y;
 export const notEqual: Comparator = (x, y) => x !== y;
 export const less: Comparator = (x, y) => x < y;
@@ -68,7 +69,11 @@ export const lessOrEqual: Comparator = (x, y) => x <= y;
 export const greater: Comparator = (x, y) => x > y;
 export const greaterOrEqual: Comparator = (x, y) => x >= y;
 
-function compareAtoms(compare: Comparator, a: Atom, b: Atom): boolean {
+/**
+ * Two atoms compared, by NIST's checks (CMPG) as by the packs: as instants when one is a date; as numbers when one is a
+ * number and both read as numbers; as they are when of one type; otherwise as strings.
+ */
+export function compareAtoms(compare: Comparator, a: Atom, b: Atom): boolean {
   comparisons++;
   let x: string | number | boolean = a instanceof Date ? a.getTime() : a;
   let y: string | number | boolean = b instanceof Date ? b.getTime() : b;

@@ -3,6 +3,7 @@
 // resolved after the walk). The module requires them by name from the constraint run time (../constraints/runtime.ts).
 
 import { allowedList, EX, notOneOf } from "../constraints/values.js";
+import { compareAtoms, type Atom, type Comparator } from "../packs/primitives.js";
 
 /** A JSON Pointer segment: an array index or a property name. */
 export type Segment = string | number;
@@ -40,31 +41,9 @@ export function SW(v: unknown, prefix: string): boolean {
   return v === undefined ? prefix === "" : String(v).startsWith(prefix);
 }
 
-type Atom = string | number | boolean;
-
-function compareOne(op: string, a: Atom, b: Atom): boolean {
-  if (typeof a !== "number" || typeof b !== "number") {
-    a = String(a);
-    b = String(b);
-  }
-  switch (op) {
-    case "=":
-      return a === b;
-    case "!=":
-      return a !== b;
-    case "<":
-      return a < b;
-    case "<=":
-      return a <= b;
-    case ">":
-      return a > b;
-    default:
-      return a >= b;
-  }
-}
-/** Metapath general comparison: true when some pair of atomised values satisfies the operator. */
-export function CMPG(op: string, left: readonly Atom[], right: readonly Atom[]): boolean {
-  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareOne(op, left[i]!, right[j]!)) return true;
+/** Metapath general comparison: true when some pair of atomised values compares true (compareAtoms, as the packs'). */
+export function CMPG(compare: Comparator, left: readonly Atom[], right: readonly Atom[]): boolean {
+  for (let i = 0; i < left.length; i++) for (let j = 0; j < right.length; j++) if (compareAtoms(compare, left[i]!, right[j]!)) return true;
   return false;
 }
 

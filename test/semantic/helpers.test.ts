@@ -1,7 +1,8 @@
 // The run-time half of the semantic layer (runtime/semantic/helpers.ts), exercised the way generated code drives it:
 // a path stack, findings reported at a depth, verdicts at the end.
 import { describe, expect, it } from "vitest";
-import { PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.js";
+import { CMPG, PathNode, SemanticRun, type ReferenceLabel, type RuleTables, type Segment } from "../../runtime/semantic/helpers.js";
+import { compareGeneral, equal, greater, greaterOrEqual, less, lessOrEqual, notEqual, TRUE } from "../../runtime/packs/primitives.js";
 
 // Rules 0 and 1 are strict, rule 2 allows other values; each names its values differently, so that a message tells
 // which rule wrote it.
@@ -257,5 +258,23 @@ describe("semantic run", () => {
       [2, "/catalog/links/2/href"],
     ]);
     expect(found[2]!.message).toBe('The link target "#bad%zz" names no id or uuid declared in this document.');
+  });
+});
+
+describe("general comparisons", () => {
+  it("compare two values as the packs do: a number with a string that reads as one as numbers", () => {
+    expect(CMPG(greater, ["10"], [9])).toBe(true);
+    expect(CMPG(equal, [1], ["1.0"])).toBe(true);
+    expect(CMPG(less, ["a"], [1])).toBe(false);
+    const atoms = [0, 1, 10, 9, "9", "10", "1.0", "a", "", true, false, "true"];
+    for (const compare of [equal, notEqual, less, lessOrEqual, greater, greaterOrEqual]) {
+      for (const a of atoms) for (const b of atoms) expect(CMPG(compare, [a], [b]), `${compare.name} ${JSON.stringify([a, b])}`).toBe(compareGeneral(compare, [a], [b]) === TRUE);
+    }
+  });
+
+  it("holds when some pair of values compares true", () => {
+    expect(CMPG(greater, [1, 5], [3])).toBe(true);
+    expect(CMPG(greater, [1, 2], [3])).toBe(false);
+    expect(CMPG(equal, [], [3])).toBe(false);
   });
 });

@@ -6,16 +6,11 @@
 // repeating a predicate evaluate it once per node. A `//x` search is kept on its node under its names' constant, also
 // one for all written alike (the walk stores the document node's searches under the same constants).
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
+import { COMPARATORS } from "../../codegen/constraint-runtime.js";
 import type { DefinitionRow } from "../program-interface.js";
 import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
-
-/** The run time's comparator (runtime/packs/primitives.ts) of each comparison operator. */
-const COMPARATORS: Record<ComparisonOp | ValueComparisonOp, string> = {
-  "=": "equal", eq: "equal", "!=": "notEqual", ne: "notEqual", "<": "less", lt: "less", "<=": "lessOrEqual", le: "lessOrEqual",
-  ">": "greater", gt: "greater", ">=": "greaterOrEqual", ge: "greaterOrEqual",
-};
 
 /** JavaScript's operator for a comparison of two numbers. */
 const JS_COMPARISONS: Record<ComparisonOp | ValueComparisonOp, string> = {

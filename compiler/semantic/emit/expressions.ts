@@ -1,5 +1,6 @@
 // Metapath expressions compiled to JavaScript expressions on a node: atomised values, booleans (comparisons, and/or,
 // existence, the functions the OSCAL constraints call) and index keys.
+import { COMPARATORS } from "../../codegen/constraint-runtime.js";
 import type { RawConstraint } from "../../metaschema/metaschema.js";
 import { parseMetapath, type Expr, type Step } from "../../metaschema/metapath.js";
 import { someNode } from "../../metaschema/syntax-tree.js";
@@ -121,7 +122,7 @@ export function compileBoolean(ctx: EmitContext, expr: Expr, ref: NodeRef): stri
       // making an array of the values.
       const strings = stringLiterals(right);
       if (left === undefined && expr.op === "=" && strings !== undefined) return `${pathFunction(ctx, expr.left, ref, { among: ctx.stringSet(strings) })}(${ref.v})`;
-      return `CMPG(${js(expr.op)}, ${values(ctx, expr.left, ref)}, ${values(ctx, expr.right, ref)})`;
+      return `CMPG(${COMPARATORS[expr.op]}, ${values(ctx, expr.left, ref)}, ${values(ctx, expr.right, ref)})`;
     }
     case "call":
       return compileCall(ctx, expr, ref);

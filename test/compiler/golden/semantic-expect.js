@@ -13,7 +13,7 @@ return false;
 
 function W4(x) {
 if (A[0] === 1) {
-if (!(!CMPG(">", SEQ(AT(x["start"])), SEQ(AT(x["end"]))))) R.report(0, PL, "The port range start should not be after its end (port range).");
+if (!(!CMPG(greater, SEQ(AT(x["start"])), SEQ(AT(x["end"]))))) R.report(0, PL, "The port range start should not be after its end (port range).");
 }
 }
 
