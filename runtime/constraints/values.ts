@@ -1,8 +1,15 @@
-// What NIST's generated checks and the rule packs' do alike with the values of a document, so that both layers key,
-// quote and list them in the same words: index keys of several key fields and of key-field patterns, the quoted
-// excerpt of a value, and the allowed-values lists and messages. Both reach these through the constraint run time
-// (./runtime.ts): NIST's module by name, the packs through their primitives (../packs/primitives.ts).
+// What NIST's generated checks and the rule packs' do alike with the values of a document, so that both layers read,
+// key, quote and list them in the same words: what is a JSON object or atom, index keys of several key fields and of
+// key-field patterns, the quoted excerpt of a value, and the allowed-values lists and messages. NIST's module takes
+// these by name from the constraint run time (./runtime.ts); the packs' node view, primitives and engine import them.
 import { excerpt } from "../core/issue-bounds.js";
+
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+export function isAtom(v: unknown): v is string | number | boolean {
+  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
 
 /**
  * The index key of several key fields: one string per node (the fields joined by U+001F, an empty one as U+0000), or

@@ -2,6 +2,7 @@
 // fields, assemblies), built lazily, so that `prop[@name='x']/@value`, `..`, `//x` and `*` mean what they mean in
 // constraint files. Nodes know their RFC 6901 pointer and document order.
 import type { InstanceSpan, ViewDefinitions } from "#generated/packs/index.js";
+import { isAtom, isObj } from "../constraints/values.js";
 import { escapeToken } from "../core/json-pointer.js";
 
 export type { ViewDefinitions };
@@ -148,7 +149,7 @@ export class XNode {
 
   /** The JSON value of a child instance (the document node's one child is its root). */
   private childValue(json: string): unknown {
-    return this.def === DOCUMENT ? this.value : isObject(this.value) ? this.value[json] : undefined;
+    return this.def === DOCUMENT ? this.value : isObj(this.value) ? this.value[json] : undefined;
   }
 
   private instance(i: number, rows: [string, string, number][]): XNode[] {
@@ -258,7 +259,7 @@ export class XNode {
   }
 
   private flagValueAt(flags: [name: string, json: string][], at: number): string | number | boolean | undefined {
-    if (at < 0 || !isObject(this.value)) return undefined;
+    if (at < 0 || !isObj(this.value)) return undefined;
     const v = this.value[flags[at]![1]];
     return isAtom(v) ? v : undefined;
   }
@@ -285,7 +286,7 @@ export class XNode {
     if (this.def === FLAG) return this.value as string | number | boolean;
     const row = this.def >= 0 ? this.view.data.definitions[this.def]! : undefined;
     if (row?.[0] === "f") {
-      const v = row[2] === null ? this.value : isObject(this.value) ? this.value[row[2]] : undefined;
+      const v = row[2] === null ? this.value : isObj(this.value) ? this.value[row[2]] : undefined;
       return isAtom(v) ? v : undefined;
     }
     return this.descendants().map((d) => d.atom() ?? "").join("");
@@ -350,13 +351,6 @@ export class MapItem {
 }
 export type Item = XNode | string | number | boolean | Date | MapItem;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function isAtom(v: unknown): v is string | number | boolean {
-  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
-
 /** The first definitions seen with the same content, by their JSON. */
 const definitionsByContent = new Map<string, ViewDefinitions>();
 
@@ -393,7 +387,7 @@ export const viewsMade = (): number => views;
 
 /** The view of the submitted document (`href` undefined) or of one `doc()` loaded by `href`. */
 export function viewOf(data: ViewDefinitions, document: unknown, href?: string): DocumentView | undefined {
-  if (!isObject(document)) return undefined;
+  if (!isObj(document)) return undefined;
   const model = Object.keys(document).find((key) => key in data.roots);
   if (model === undefined) return undefined;
   views++;

@@ -2,18 +2,12 @@
 // Metapath over the JSON the walk is on, and the state of one check (path, findings, allowed-values unions, references
 // resolved after the walk). The module requires them by name from the constraint run time (../constraints/runtime.ts).
 
-import { allowedList, EX, notOneOf } from "../constraints/values.js";
+import { allowedList, EX, isObj, notOneOf } from "../constraints/values.js";
 import { compareAtoms, type Atom, type Comparator } from "../packs/primitives.js";
 
 /** A JSON Pointer segment: an array index or a property name. */
 export type Segment = string | number;
 
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-export function isAtom(v: unknown): v is string | number | boolean {
-  return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-}
 // AT and AS test the type themselves rather than call isAtom: the generated walk calls them at every value it reads,
 // in V8's interpreter and baseline code too, where a call costs more than the tests.
 /** The atomic value of a node, or undefined. */
