@@ -4,7 +4,8 @@ let escapedCharacters = 0;
 
 export function escapeToken(token: string): string {
   escapedCharacters += token.length;
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+  // Most tokens hold neither character: they are returned as they are, without two passes of replacement.
+  return token.indexOf("~") < 0 && token.indexOf("/") < 0 ? token : token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /**

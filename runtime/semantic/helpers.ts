@@ -3,6 +3,7 @@
 // resolved after the walk). The module requires them by name from the constraint run time (../constraints/runtime.ts).
 
 import { allowedList, EX, isObj, notOneOf } from "../constraints/values.js";
+import { escapeToken } from "../core/json-pointer.js";
 import { compareAtoms, type Atom, type Comparator } from "../packs/primitives.js";
 
 /** A JSON Pointer segment: an array index or a property name. */
@@ -86,15 +87,11 @@ export class PathNode {
     for (let node: PathNode | null = this; node !== null && node.text === null; node = node.up) pending.push(node);
     for (let i = pending.length - 1; i >= 0; i--) {
       const node = pending[i]!;
-      node.text = (node.up === null ? "" : node.up.text) + "/" + escapeSegment(node.segment);
+      const { segment } = node;
+      node.text = (node.up === null ? "" : node.up.text) + "/" + (typeof segment === "number" ? String(segment) : escapeToken(segment));
     }
     return this.text!;
   }
-}
-
-function escapeSegment(segment: Segment): string {
-  if (typeof segment === "number") return String(segment);
-  return segment.indexOf("~") < 0 && segment.indexOf("/") < 0 ? segment : segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** A path as the segments below the root, or as its node. */
