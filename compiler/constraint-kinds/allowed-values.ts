@@ -86,7 +86,7 @@ export const allowedValues: KindEmitter = {
     // Other values allowed: every target passes, whatever its value. A pack's constraints are not pooled: FedRAMP's
     // harness reports each on its own.
     test: (c, t, emit) => (c.allowOther ? true : code`valueIn(${t}, ${emit.values()})`),
-    // The value found and those allowed, in the words of NIST's layer (runtime/semantic/helpers.ts notAllowed).
+    // The value found and those allowed, in the words of NIST's layer (runtime/constraints/values.ts notAllowed).
     defaultMessage: (_, t, description, emit) => code`valueNotAllowed(${t}, ${emit.values()}, ${`. ${description}`})`,
   },
 };

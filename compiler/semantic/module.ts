@@ -6,8 +6,9 @@ import { CONSTRAINT_RUNTIME_MODULE } from "../codegen/constraint-runtime.js";
 import type { OwnRuleIndices } from "./emit/context.js";
 
 /**
- * The helpers the generated code takes from the constraint run time (runtime/semantic/helpers.ts); declared to the run
- * time as `HelperName` (generated/semantic.d.cts), which checks that it provides each.
+ * The helpers the generated code takes from the constraint run time (runtime/semantic/helpers.ts, with what it shares
+ * with the packs: runtime/constraints/values.ts and the comparators); declared to the run time as `HelperName`
+ * (generated/semantic.d.cts), which checks that it provides each.
  */
 export const HELPERS = ["isObj", "isAtom", "AT", "AS", "HAS", "SEQ", "NE", "SW", "CMPG", "equal", "notEqual", "less", "lessOrEqual", "greater", "greaterOrEqual", "KEYN", "KEYPAT", "KEYREST", "EX", "EXKEY", "allowedList", "notOneOf", "PathNode", "SemanticRun"] as const;
 const NEWLINE = Code.verbatim("\n");

@@ -46,9 +46,9 @@ export interface SourcePack {
 }
 
 /**
- * The primitives generated code may call (runtime/packs/primitives.ts, and NIST's key joining, KEYN), taken from the
- * constraint run time; declared to the run time as `PrimitiveName` (generated/packs/index.d.ts), which checks that it
- * provides each.
+ * The primitives generated code may call (runtime/packs/primitives.ts, and the key joining NIST's code calls too, KEYN
+ * of runtime/constraints/values.ts), taken from the constraint run time; declared to the run time as `PrimitiveName`
+ * (generated/packs/index.d.ts), which checks that it provides each.
  */
 export const PRIMITIVES = [
   "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "KEYN", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
