@@ -5,6 +5,7 @@
 // (runtime/packs/engine.ts PackModule, PackProgram, Run). The core runs the program with the engine of that module, as
 // NIST's generated module creates its run from it: every node and error is then of the classes the generated code tests
 // with instanceof, from whichever copy the core runs.
+import type { ConstraintKind } from "../../metaschema/constraint.js";
 import type { Expr } from "../../metaschema/metapath.js";
 import type { DefinitionRow, PackRule } from "../program-interface.js";
 import { code, Code, joinCode, jsonLiteral, lineComment, name, regexLiteral, type Name } from "../../codegen/code.js";
@@ -12,15 +13,19 @@ import { CONSTRAINT_RUNTIME_MODULE } from "../../codegen/constraint-runtime.js";
 import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
-import { PACK_KINDS, type ConstraintEmit } from "./kinds.js";
+import { KINDS } from "../../constraint-kinds/registry.js";
+import type { ViewEmit } from "../../constraint-kinds/kind.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
 /** A constraint as the compiler reads it: Metapath syntax trees. */
 export interface SourceConstraint {
   rule: number; // index into rules; -1 for an index (they have no id and feed index-has-key)
-  kind: "expect" | "allowed-values" | "matches" | "index" | "index-has-key" | "is-unique";
+  kind: ConstraintKind;
   target: Expr;
   test?: Expr;
+  /** has-cardinality's bounds on the number of targets at a context node (absent: none on that side). */
+  minOccurs?: number;
+  maxOccurs?: number;
   values?: string[];
   allowOther?: boolean;
   /** Full-match regular expression sources a value must all match (the regex, the datatype's pattern). */
@@ -52,7 +57,7 @@ export interface SourcePack {
  */
 export const PRIMITIVES = [
   "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "KEYN", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
-  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "currentDateTime", "descendantStep",
+  "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "countWithin", "currentDateTime", "descendantStep",
   "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "keyPart", "less",
   "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
@@ -113,7 +118,7 @@ const TARGET = name("t");
  * it at a context node and records each target's outcome in the run (R: runtime/packs/engine.ts Run); for an index,
  * a function `(index, node, s)` adding its targets there by key.
  */
-class ConstraintCode implements ConstraintEmit {
+class ConstraintCode implements ViewEmit {
   constructor(
     private readonly c: SourceConstraint,
     private readonly emitter: ExpressionEmitter,
@@ -140,6 +145,13 @@ class ConstraintCode implements ConstraintEmit {
     return evaluator(this.emitter, expr);
   }
 
+  /** The node-view emitter of the constraint's kind (not an index: its targets are added, not checked). */
+  private view(): NonNullable<(typeof KINDS)[keyof typeof KINDS]["overView"]> {
+    const view = KINDS[this.c.kind].overView;
+    if (view === undefined) throw new Error(`a ${this.c.kind} constraint is not checked at its targets`);
+    return view;
+  }
+
   /** The message function `(t, s)` of a failure; undefined: the rule's description. */
   message(description: string): Name | undefined {
     const { message } = this.c;
@@ -148,9 +160,9 @@ class ConstraintCode implements ConstraintEmit {
       const parts = message.map((part) => (typeof part === "string" ? code`${part}` : code`messagePart(${evaluator(this.emitter, part)}, t, s)`));
       body = parts.length === 0 ? code`""` : joinCode(parts, Code.verbatim(" + "));
     } else {
-      const kind = PACK_KINDS[this.c.kind as keyof typeof PACK_KINDS];
-      if (kind.defaultMessage === undefined) return undefined;
-      body = kind.defaultMessage(TARGET, description, this);
+      const defaultMessage = this.view().defaultMessage;
+      if (defaultMessage === undefined) return undefined;
+      body = defaultMessage(this.c, TARGET, description, this);
     }
     return name(this.declarations.declare("msg", body.toString(), (fn) => `function ${fn}(t, s) {\nreturn ${body};\n}`));
   }
@@ -169,9 +181,10 @@ for (var i = 0; i < targets.length; i++) addKey(index, ${this.key()}(targets[i],
     const c = this.c;
     const rule = c.rule;
     const leading = c.kind === "expect" ? leadingVariable(c.test!) : undefined;
-    const focus = isFocus(c.target);
+    // has-cardinality is checked once at the context node, on the number of its targets there.
+    const focus = c.kind === "has-cardinality" || isFocus(c.target);
     const target = focus ? NODE : TARGET;
-    const test = PACK_KINDS[c.kind as keyof typeof PACK_KINDS].test(c, target, this);
+    const test = this.view().test(c, target, this);
     const message = test === true ? undefined : this.message(description);
     const checked =
       test === true
