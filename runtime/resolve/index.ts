@@ -44,6 +44,8 @@ export type ResolveResult =
  * Resolves an OSCAL profile (a parsed document, `{ "profile": ... }`) into the catalog it stands for, following
  * NIST's profile resolution specification: a circular import, a document that is not available, an import that is
  * neither profile nor catalog and a selection of controls the catalog lacks are errors naming the chain of hrefs.
+ * The documents read are never changed; the catalog shares with them what it does not change (most of its controls'
+ * parts): copy it before changing it in place.
  */
 export function resolveProfile(profile: unknown, options: ResolveOptions = {}): ResolveResult {
   const uri = options.uri ?? "profile";

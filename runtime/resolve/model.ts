@@ -7,9 +7,10 @@ export function isObject(value: unknown): value is Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The objects of an array member; anything else is no objects. */
-export function objects(value: unknown): Obj[] {
-  return Array.isArray(value) ? value.filter(isObject) : [];
+/** The objects of an array member (the array itself when all its items are objects); anything else is no objects. */
+export function objects(value: unknown): readonly Obj[] {
+  if (!Array.isArray(value)) return [];
+  return value.every(isObject) ? value : value.filter(isObject);
 }
 
 /** The strings of an array member; anything else is no strings. */

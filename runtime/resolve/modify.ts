@@ -1,4 +1,7 @@
-// Modify phase: set-parameter and alter (add, remove) applied to the merged controls (spec "Modify Phase").
+// Modify phase: set-parameter and alter (add, remove) applied to the merged controls (spec "Modify Phase"). The merged
+// controls are shallow copies: what they hold is shared with the imported catalog, and what adds bring with the profile,
+// until a change copies the object it changes and those holding it (a baseline alters nearly all its controls, each in
+// a few of its many parts).
 import { CONTROL_ORDER, deepCopy, isObject, objects, PARAM_ORDER, reorderInPlace, setList, text, type Obj } from "./model.js";
 
 const OSCAL_NS = "http://csrc.nist.gov/ns/oscal";
@@ -13,31 +16,54 @@ const ADDED = ["params", "props", "links", "parts"] as const;
 /** Arrays inside a control whose members can be targets of add and remove, and the singular names `item-name` uses. */
 const ITEM_NAMES: Readonly<Record<string, string>> = { params: "param", props: "prop", links: "link", parts: "part", controls: "control" };
 
-/** Where an object sits: its container, the container's array member and the index in it. */
-interface Location {
+/** Where an object sits: the object holding it and the array member it is in there. */
+export interface Location {
   object: Obj;
-  container: Obj;
+  /** Absent for an object the resolver made itself (a merged control, a loose or a group's param): changed in place. */
+  holder: Location | undefined;
   key: string;
 }
 
-/** Visits every object inside `container` at any depth, each before its contents. */
-function visitContents(container: Obj, visit: (object: Obj, container: Obj, key: string) => void): void {
+/** The objects of the resolved catalog that are the resolver's own, which it changes in place; the rest is shared. */
+export class Copies {
+  private readonly own = new Set<Obj>();
+
+  /** Records objects the resolver made (the merged controls). */
+  add(object: Obj): void {
+    this.own.add(object);
+  }
+
+  /** `object` itself when it is the resolver's own, else a shallow copy, which is. */
+  ownCopy(object: Obj): Obj {
+    if (this.own.has(object)) return object;
+    const copy = { ...object };
+    this.own.add(copy);
+    return copy;
+  }
+
+  /** The object at `location`, made the resolver's own first: copied, as are the objects holding it, into their places. */
+  writable(location: Location): Obj {
+    const { object, holder, key } = location;
+    if (holder === undefined || this.own.has(object)) return object;
+    const container = this.writable(holder);
+    const copy = this.ownCopy(object);
+    container[key] = (container[key] as unknown[]).map((item) => (item === object ? copy : item));
+    location.object = copy;
+    return copy;
+  }
+}
+
+/** Visits every object inside `container` at any depth, each before its contents, with the array member it is in. */
+function visitContents(container: Obj, visit: (object: Obj, key: string) => void): void {
   for (const key in ITEM_NAMES) {
     const items = container[key];
     if (!Array.isArray(items)) continue;
     for (const object of items) {
       if (!isObject(object)) continue;
-      visit(object, container, key);
+      visit(object, key);
       visitContents(object, visit);
     }
   }
-}
-
-/** Every object inside `container` at any depth, each before its contents. */
-function contents(container: Obj): Location[] {
-  const found: Location[] = [];
-  visitContents(container, (object, container, key) => found.push({ object, container, key }));
-  return found;
 }
 
 export function setParameter(param: Obj, directive: Obj): void {
@@ -51,106 +77,171 @@ export function setParameter(param: Obj, directive: Obj): void {
   reorderInPlace(param, PARAM_ORDER);
 }
 
-function matchesRemove(location: Location, directive: Obj): boolean {
-  const { object } = location;
+function matchesRemove(object: Obj, key: string, directive: Obj): boolean {
   const criteria: [string, unknown][] = [
     ["by-id", object.id],
     ["by-name", object.name],
     ["by-class", object.class],
     ["by-ns", object.ns ?? (object.name === undefined ? undefined : OSCAL_NS)],
-    ["by-item-name", ITEM_NAMES[location.key]],
+    ["by-item-name", ITEM_NAMES[key]],
   ];
-  const given = criteria.filter(([key]) => typeof directive[key] === "string");
-  return given.length > 0 && given.every(([key, value]) => directive[key] === value);
+  const given = criteria.filter(([criterion]) => typeof directive[criterion] === "string");
+  return given.length > 0 && given.every(([criterion, value]) => directive[criterion] === value);
 }
 
-function remove(control: Obj, directive: Obj): void {
-  const doomed = new Set<Obj>();
-  for (const location of contents(control)) if (matchesRemove(location, directive)) doomed.add(location.object);
-  if (doomed.size === 0) return;
-  const prune = (container: Obj): void => {
-    for (const key in ITEM_NAMES) {
-      if (!Array.isArray(container[key])) continue;
-      const kept = objects(container[key]).filter((object) => !doomed.has(object));
-      setList(container, key, kept);
-      for (const object of kept) prune(object);
+/**
+ * `object` without the doomed objects at any depth, with its arrays tidied as a removal leaves them (no empty arrays,
+ * only objects): itself when nothing changes or it is the resolver's own, else a copy.
+ */
+function withoutDoomed(object: Obj, doomed: ReadonlySet<Obj>, copies: Copies): Obj {
+  let changed: Obj | undefined;
+  for (const key in ITEM_NAMES) {
+    const items = object[key];
+    if (!Array.isArray(items)) continue;
+    const kept: Obj[] = [];
+    let same = items.length > 0;
+    for (const item of items) {
+      if (!isObject(item) || doomed.has(item)) {
+        same = false;
+        continue;
+      }
+      const keptItem = withoutDoomed(item, doomed, copies);
+      if (keptItem !== item) same = false;
+      kept.push(keptItem);
     }
-  };
-  prune(control);
+    if (!same) setList((changed ??= copies.ownCopy(object)), key, kept);
+  }
+  return changed ?? object;
+}
+
+function remove(control: Obj, directive: Obj, copies: Copies): void {
+  const doomed = new Set<Obj>();
+  visitContents(control, (object, key) => {
+    if (matchesRemove(object, key, directive)) doomed.add(object);
+  });
+  if (doomed.size > 0) withoutDoomed(control, doomed, copies);
 }
 
 /** Adds an add's contents inside `target`, before (`starting`) or after (`ending`) what it holds; returns where they went. */
-function addInside(target: Obj, add: Obj, starting: boolean): Location[] {
-  if (typeof add.title === "string" || isObject(add.title)) target.title = add.title;
+function addInside(target: Location, add: Obj, starting: boolean, copies: Copies): Location[] {
+  const object = copies.writable(target);
+  if (typeof add.title === "string" || isObject(add.title)) object.title = add.title;
   const placed: Location[] = [];
   for (const key of ADDED) {
-    const added = deepCopy(objects(add[key]));
+    const added = objects(add[key]);
     if (added.length === 0) continue;
-    target[key] = starting ? [...added, ...objects(target[key])] : [...objects(target[key]), ...added];
-    placed.push(...added.map((object) => ({ object, container: target, key })));
+    object[key] = starting ? added.concat(objects(object[key])) : objects(object[key]).concat(added);
+    for (const item of added) placed.push({ object: item, holder: target, key });
   }
   return placed;
 }
 
 /**
  * Adds an add's contents next to `location.object`: members of its own kind beside it, others at the start or end of
- * the container's; returns where they went.
+ * its holder's; returns where they went.
  */
-function addOutside(location: Location, add: Obj, before: boolean): Location[] {
-  const { container, key, object } = location;
+function addOutside(location: Location, add: Obj, before: boolean, copies: Copies): Location[] {
+  const holder = location.holder!;
+  const container = copies.writable(holder);
   const placed: Location[] = [];
-  for (const addedKey of ADDED) {
-    const added = deepCopy(objects(add[addedKey]));
+  for (const key of ADDED) {
+    const added = objects(add[key]);
     if (added.length === 0) continue;
-    const siblings = objects(container[addedKey]);
-    if (addedKey === key) {
-      const index = siblings.indexOf(object) + (before ? 0 : 1);
-      container[addedKey] = [...siblings.slice(0, index), ...added, ...siblings.slice(index)];
-    } else container[addedKey] = before ? [...added, ...siblings] : [...siblings, ...added];
-    placed.push(...added.map((added) => ({ object: added, container, key: addedKey })));
+    const siblings = objects(container[key]);
+    if (key === location.key) {
+      const index = siblings.indexOf(location.object) + (before ? 0 : 1);
+      container[key] = [...siblings.slice(0, index), ...added, ...siblings.slice(index)];
+    } else container[key] = before ? added.concat(siblings) : siblings.concat(added);
+    for (const item of added) placed.push({ object: item, holder, key });
   }
   return placed;
 }
 
 /**
- * Objects inside a control by id (the first of an id wins), kept up to date with what adds bring. Only objects with an
- * id are recorded: most objects inside a control (props, links) have none.
+ * The objects inside a control that an alter's adds name by id (the first of an id wins), kept up to date with what
+ * adds bring. Only they and the objects holding them get a location: a control holds many objects with an id, and an
+ * alter names few.
  */
-class IdIndex {
-  private readonly byId = new Map<unknown, Location>();
-  private readonly register = (object: Obj, container: Obj, key: string): void => {
-    if (object.id !== undefined && !this.byId.has(object.id)) this.byId.set(object.id, { object, container, key });
-  };
+class Targets {
+  private readonly byId = new Map<string, Location>();
+  /** The location of each object on the way to a target, shared by the targets below it. */
+  private readonly locations = new Map<Obj, Location>();
+  /** The objects from the object searched down to the one visited, and the array members holding them. */
+  private readonly trail: Obj[] = [];
+  private readonly trailKeys: string[] = [];
 
-  constructor(control: Obj) {
-    visitContents(control, this.register);
+  constructor(
+    private readonly wanted: ReadonlySet<string>,
+    control: Location,
+  ) {
+    this.search(control);
   }
 
   find(id: string): Location | undefined {
     return this.byId.get(id);
   }
 
-  /** Indexes objects an add placed, and what they hold. */
+  /** Takes in objects an add placed, and what they hold. */
   added(placed: readonly Location[]): void {
-    for (const { object, container, key } of placed) {
-      this.register(object, container, key);
-      visitContents(object, this.register);
+    for (const location of placed) {
+      const { id } = location.object;
+      if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, location);
+      this.search(location);
     }
+  }
+
+  private search(root: Location): void {
+    this.locations.set(root.object, root);
+    this.visit(root, root.object);
+  }
+
+  private visit(root: Location, holder: Obj): void {
+    for (const key in ITEM_NAMES) {
+      const items = holder[key];
+      if (!Array.isArray(items)) continue;
+      for (const object of items) {
+        if (!isObject(object)) continue;
+        this.trail.push(object);
+        this.trailKeys.push(key);
+        const { id } = object;
+        if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, this.located(root));
+        this.visit(root, object);
+        this.trail.pop();
+        this.trailKeys.pop();
+      }
+    }
+  }
+
+  /** The location of the last object of the trail below `root`. */
+  private located(root: Location): Location {
+    let location = root;
+    for (let i = 0; i < this.trail.length; i++) {
+      const object = this.trail[i]!;
+      let next = this.locations.get(object);
+      if (next === undefined) this.locations.set(object, (next = { object, holder: location, key: this.trailKeys[i]! }));
+      location = next;
+    }
+    return location;
   }
 }
 
 /**
- * Applies one alter to one control: removes first, then adds in order. An add bound to nothing inside the control is
- * inoperative and warned about (req-modify-alter-add-explicit-id-ignore; that includes a `by-id` naming the control).
+ * Applies one alter to one control, the resolver's own: removes first, then adds in order. An add bound to nothing
+ * inside the control is inoperative and warned about (req-modify-alter-add-explicit-id-ignore; that includes a `by-id`
+ * naming the control).
  */
-export function alterControl(control: Obj, alter: Obj, warn: (message: string) => void): void {
-  for (const directive of objects(alter.removes)) remove(control, directive);
-  const index = new IdIndex(control);
-  for (const add of objects(alter.adds)) {
+export function alterControl(control: Obj, alter: Obj, copies: Copies, warn: (message: string) => void): void {
+  for (const directive of objects(alter.removes)) remove(control, directive, copies);
+  const root: Location = { object: control, holder: undefined, key: "controls" };
+  const adds = objects(alter.adds);
+  const named = new Set<string>();
+  for (const add of adds) if (typeof add["by-id"] === "string") named.add(add["by-id"]);
+  const index = new Targets(named, root);
+  for (const add of adds) {
     const position = text(add.position) ?? "ending";
     const byId = text(add["by-id"]);
     if (byId === undefined) {
-      index.added(addInside(control, add, position === "starting" || position === "before"));
+      index.added(addInside(root, add, position === "starting" || position === "before", copies));
       continue;
     }
     const target = index.find(byId);
@@ -158,7 +249,7 @@ export function alterControl(control: Obj, alter: Obj, warn: (message: string) =
       warn(`an add in the alter of control "${text(control.id)}" is ignored: by-id "${byId}" names nothing inside the control`);
       continue;
     }
-    index.added(position === "before" || position === "after" ? addOutside(target, add, position === "before") : addInside(target.object, add, position === "starting"));
+    index.added(position === "before" || position === "after" ? addOutside(target, add, position === "before", copies) : addInside(target, add, position === "starting", copies));
   }
   reorderInPlace(control, CONTROL_ORDER);
 }

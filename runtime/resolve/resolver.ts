@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { OSCAL_RELEASE } from "../package-info.js";
 import type { DocumentLoader, LoadedDocument } from "./loader.js";
 import { addTo, CONTROL_ORDER, deepCopy, GROUP_ORDER, isObject, keptAlways, type Obj, objects, ordered, setList, strings, text } from "./model.js";
-import { alterControl, setParameter } from "./modify.js";
+import { alterControl, Copies, type Location, setParameter } from "./modify.js";
 import { controlEntries, globPattern, markIncluded, type ControlEntry } from "./select.js";
 
 /** What kind of fault stops a resolution: callers answer a document that is not available differently from a bad profile. */
@@ -123,10 +123,13 @@ function combine(merge: Obj, selections: readonly Selection[], context: Context)
   if (duplicates.size > 0) context.settings.warn(`combine method keep: controls included more than once: ${[...duplicates].join(", ")}`);
 }
 
-/** An included control for the result: a copy without its child controls, which the structure places. */
+/**
+ * An included control for the result: a shallow copy without its child controls, which the structure places. What it
+ * holds stays shared with the catalog until the modify phase changes it (./modify.ts).
+ */
 function controlCopy(control: Obj): Obj {
   const { controls: _children, ...rest } = control;
-  return deepCopy(rest);
+  return rest;
 }
 
 function allGroups(groups: unknown): Obj[] {
@@ -200,7 +203,7 @@ function custom(selections: readonly Selection[], structure: Obj, warn: (message
       }
       if (chosen.length === 0) warn("an insert-controls of the custom structure selects none of the included controls");
       const order = ORDERINGS[text(insert.order) ?? "keep"];
-      return (order === undefined ? chosen : [...chosen].sort(order)).map((control) => (taken.has(control) ? deepCopy(control) : (taken.add(control), control)));
+      return (order === undefined ? chosen : [...chosen].sort(order)).map((control) => (taken.has(control) ? { ...control } : (taken.add(control), control)));
     });
   const groupOf = (group: Obj): Obj => {
     const { "insert-controls": _insert, groups, ...declared } = group;
@@ -243,27 +246,30 @@ function* structuredControls(structured: Structured): Generator<Obj> {
 
 function modify(profile: Obj, structured: Structured, settings: ResolveSettings): void {
   const modifyDirective = isObject(profile.modify) ? profile.modify : {};
-  const params = new Map<string, Obj[]>();
-  const addParams = (list: unknown) => {
-    for (const param of objects(list)) if (typeof param.id === "string") addTo(params, param.id, param);
+  // Loose and group params are copies already (holder undefined); a control's are shared until set.
+  const params = new Map<string, Location[]>();
+  const addParams = (list: unknown, holder: Location | undefined) => {
+    for (const param of objects(list)) if (typeof param.id === "string") addTo(params, param.id, { object: param, holder, key: "params" });
   };
-  addParams(structured.params);
-  for (const group of allGroups(structured.groups)) addParams(group.params);
+  addParams(structured.params, undefined);
+  for (const group of allGroups(structured.groups)) addParams(group.params, undefined);
+  const copies = new Copies();
   const controls = new Map<string, Obj[]>();
   for (const control of structuredControls(structured)) {
-    addParams(control.params);
+    copies.add(control);
+    addParams(control.params, { object: control, holder: undefined, key: "controls" });
     if (typeof control.id === "string") addTo(controls, control.id, control);
   }
   // Every set-parameter applies, in the order given (req-modify-param-multi).
   for (const directive of objects(modifyDirective["set-parameters"])) {
     const targets = params.get(text(directive["param-id"]) ?? "");
     if (targets === undefined) settings.warn(`set-parameter "${text(directive["param-id"])}": no such parameter in the resolved catalog`);
-    for (const param of targets ?? []) setParameter(param, directive);
+    for (const param of targets ?? []) setParameter(copies.writable(param), directive);
   }
   for (const alter of objects(modifyDirective.alters)) {
     const targets = controls.get(text(alter["control-id"]) ?? "");
     if (targets === undefined) settings.warn(`alter "${text(alter["control-id"])}": no such control in the resolved catalog`);
-    for (const control of targets ?? []) alterControl(control, alter, settings.warn);
+    for (const control of targets ?? []) alterControl(control, alter, copies, settings.warn);
   }
 }
 

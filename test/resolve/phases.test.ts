@@ -201,6 +201,31 @@ describe("modify", () => {
     expect(altered.parts[0].parts.map((part: any) => part.id)).toEqual(["a-1_smt.a", "before-b", "a-1_smt.b", "after-b"]);
     expect(control(resolved, "a-1.1").title).toBe("Retitled");
   });
+
+  it("changes none of the documents it reads; a control included twice is altered once in each place", () => {
+    const twice = [
+      { href: "catalog.json", "include-controls": [{ "with-ids": ["a-1"] }] },
+      { href: "catalog.json", "include-controls": [{ "with-ids": ["a-1"] }] },
+    ];
+    const document = profile(
+      {
+        modify: {
+          "set-parameters": [{ "param-id": "a-1_prm", label: "Set" }],
+          alters: [{ "control-id": "a-1", removes: [{ "by-name": "status" }], adds: [{ position: "starting", "by-id": "a-1_smt.b", props: [{ name: "added", value: "1" }] }] }],
+        },
+      },
+      twice,
+    );
+    const [catalogBefore, profileBefore] = [structuredClone(catalog), structuredClone(document)];
+    const result = resolveProfile(document, { documents: { "catalog.json": catalog } });
+    const controls = catalogOf(result).catalog.controls as any[];
+    expect(controls.map((altered) => [altered.params[0].label, altered.props.map((prop: any) => prop.name), altered.parts[0].parts[1].props])).toEqual([
+      ["Set", ["label"], [{ name: "added", value: "1" }]],
+      ["Set", ["label"], [{ name: "added", value: "1" }]],
+    ]);
+    expect(catalog).toEqual(catalogBefore);
+    expect(document).toEqual(profileBefore);
+  });
 });
 
 describe("back-matter and imports of profiles", () => {
