@@ -7,7 +7,7 @@ import type { PackRule } from "#generated/packs/index.js";
 import { excerpt } from "../core/issue-bounds.js";
 import { EX } from "../constraints/values.js";
 import { canonicalDefinitions, canonicalSearches, viewOf, XNode, type DocumentView, type Item, type ViewDefinitions } from "./node-view.js";
-import { NotEvaluated, type Evaluator } from "./primitives.js";
+import { NotEvaluated, sequenceOf, type Evaluator } from "./primitives.js";
 import type * as runtime from "../constraints/runtime.js";
 
 export type { PackRule } from "#generated/packs/index.js";
@@ -160,8 +160,6 @@ export interface RuleResults {
 
 type Let = PackContext["lets"][number];
 const NO_LETS: readonly Let[] = [];
-/** The value of a bound variable: never evaluated, as its value is known from the start. */
-const BOUND: Evaluator = () => [];
 
 /** Variables: a context's lets (evaluated on first use, in the context node's focus) and quantifier bindings. */
 export class Scope {
@@ -174,10 +172,9 @@ export class Scope {
     private readonly focus: Item | undefined = undefined,
   ) {}
 
-  bind(name: string, value: Item[]): Scope {
-    const scope = new Scope(this.run, this, [{ name, value: BOUND }]);
-    scope.values = [value];
-    return scope;
+  /** The scope of a quantifier's variable, bound to one item of its sequence. */
+  bind(name: string, item: Item): Scope {
+    return new Binding(this, name, sequenceOf(item));
   }
 
   /** Why the variable cannot be evaluated, or undefined when it can. */
@@ -211,6 +208,21 @@ export class Scope {
     }
     if (this.parent === null) throw new Error(`undefined variable $${name}`);
     return this.parent.lookup(name);
+  }
+}
+
+/** A quantifier's variable, its value known from the start: a scope per item bound, so it holds no lets. */
+class Binding extends Scope {
+  constructor(
+    parent: Scope,
+    private readonly name: string,
+    private readonly value: Item[],
+  ) {
+    super(parent.run, parent);
+  }
+
+  override lookup(name: string): Item[] {
+    return name === this.name ? this.value : super.lookup(name);
   }
 }
 

@@ -23,6 +23,8 @@ export const TRUE: Item[] = [true];
 export const FALSE: Item[] = [false];
 export const EMPTY: Item[] = [];
 export const bool = (value: boolean): Item[] => (value ? TRUE : FALSE);
+/** The sequence of one item: a node's is made once and shared. */
+export const sequenceOf = (item: Item): Item[] => (item instanceof XNode ? item.alone() : [item]);
 /** Counts are mostly small: their sequences are shared too. */
 const SMALL_COUNTS: Item[][] = Array.from({ length: 256 }, (_, n) => [n]);
 export const countOf = (n: number): Item[] => SMALL_COUNTS[n] ?? [n];
@@ -157,20 +159,26 @@ function equalityIndexOf(items: readonly Item[]): EqualityIndex | null {
   return index;
 }
 
-/**
- * Whether an atom of `probes` equals one of `items`, through the index of `items`; undefined where only pairs decide.
- * One atom looked for in a sequence not seen before is compared pair by pair, which costs what hashing it would and
- * allocates nothing (`$controls[@id = $id]//part/@id` is a new sequence for every statement); the index is made when
- * the sequence is probed again.
- */
+/** Whether an atom of `probes` equals one of `items`, through the index of `items`; undefined where only pairs decide. */
 function someEqual(items: readonly Item[], probes: readonly Atom[]): boolean | undefined {
-  if (probes.length === 1 && !equalityIndexes.has(items)) {
+  if (probes.length === 1) return equalsSome(items, probes[0]!);
+  const index = equalityIndexOf(items);
+  if (index === null || !probes.every(hashable)) return undefined;
+  return probes.some((probe) => index.has(probe as string | number | boolean));
+}
+
+/**
+ * someEqual of one atom, without a sequence of it. One atom looked for in a sequence not seen before is compared pair
+ * by pair, which costs what hashing it would and allocates nothing (a sequence made for one evaluation); the index is
+ * made when the sequence is probed again.
+ */
+function equalsSome(items: readonly Item[], probe: Atom): boolean | undefined {
+  if (!equalityIndexes.has(items)) {
     equalityIndexes.set(items, PROBED_ONCE);
     return undefined;
   }
   const index = equalityIndexOf(items);
-  if (index === null || !probes.every(hashable)) return undefined;
-  return probes.some((probe) => index.has(probe as string | number | boolean));
+  return index === null || !hashable(probe) ? undefined : index.has(probe);
 }
 
 /** General comparison: true when some pair of the two sides' atoms compares true. */
@@ -182,8 +190,12 @@ export function compareGeneral(compare: Comparator, leftItems: readonly Item[], 
   }
   // `=` with a long side: its atoms hashed (once per sequence) and the other side's looked up, not every pair compared.
   if (compare === equal && Math.max(leftItems.length, rightItems.length) >= HASH_AT_LEAST) {
-    const [hashed, probed] = leftItems.length >= rightItems.length ? [leftItems, rightItems] : [rightItems, leftItems];
-    const found = someEqual(hashed, atomize(probed));
+    const leftHashed = leftItems.length >= rightItems.length;
+    const hashed = leftHashed ? leftItems : rightItems;
+    const probed = leftHashed ? rightItems : leftItems;
+    // One item probed (a variable bound to one node, the usual case) needs no sequence of its atoms.
+    const probe = probed.length === 1 ? atomOf(probed[0]!) : undefined;
+    const found = probed.length !== 1 ? someEqual(hashed, atomize(probed)) : probe === undefined ? false : equalsSome(hashed, probe);
     if (found !== undefined) return bool(found);
   }
   const left = atomize(leftItems);
@@ -196,7 +208,7 @@ export function compareGeneral(compare: Comparator, leftItems: readonly Item[], 
 export function compareFlagWith(compare: Comparator, value: Atom | undefined, rightItems: readonly Item[]): Item[] {
   if (value === undefined) return FALSE;
   if (compare === equal && rightItems.length >= HASH_AT_LEAST) {
-    const found = someEqual(rightItems, [value]);
+    const found = equalsSome(rightItems, value);
     if (found !== undefined) return bool(found);
   }
   // Each atom is compared once: no sequence of them is made.
@@ -374,7 +386,8 @@ function join(items: readonly Item[], { flag, values }: FlagJoin, scope: Scope):
   if (atoms.length === 1) {
     const found = index.get(atoms[0] as string);
     if (found === undefined) return EMPTY;
-    return found.length === items.length ? (items as Item[]) : found.map((position) => items[position]!);
+    if (found.length === items.length) return items as Item[];
+    return found.length === 1 ? sequenceOf(items[found[0]!]!) : found.map((position) => items[position]!);
   }
   const positions = new Set<number>();
   for (const atom of atoms) for (const position of index.get(atom as string) ?? []) positions.add(position);

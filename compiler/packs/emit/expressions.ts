@@ -182,7 +182,7 @@ export class ExpressionEmitter {
     for (let level = bindings.length - 1; level >= 0; level--) {
       const { name, in: within } = bindings[level]!;
       const [items, i] = [`in${level}`, `i${level}`];
-      body = `var ${items} = ${this.expr(within)}(f, ${scope(level)});\nfor (var ${i} = 0; ${i} < ${items}.length; ${i}++) {\nvar ${scope(level + 1)} = ${scope(level)}.bind(${literal(name)}, [${items}[${i}]]);\n${body}\n}`;
+      body = `var ${items} = ${this.expr(within)}(f, ${scope(level)});\nfor (var ${i} = 0; ${i} < ${items}.length; ${i}++) {\nvar ${scope(level + 1)} = ${scope(level)}.bind(${literal(name)}, ${items}[${i}]);\n${body}\n}`;
     }
     return `${body}\nreturn ${some ? "FALSE" : "TRUE"};`;
   }

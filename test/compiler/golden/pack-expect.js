@@ -69,7 +69,7 @@ var e22 = variable("parties");
 function e17(f, s) {
 var in0 = e22(f, s);
 for (var i0 = 0; i0 < in0.length; i0++) {
-var s1 = s.bind("p", [in0[i0]]);
+var s1 = s.bind("p", in0[i0]);
 if (!effectiveBoolean(e18(f, s1))) return FALSE;
 }
 return TRUE;
