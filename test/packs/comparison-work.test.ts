@@ -2,7 +2,8 @@
 // `@uuid = $components/…/@value`, `every $param in $aggregate-parameters satisfies @param-id != $param`, the diagram
 // links' resources) do work in proportion to the document, not to the product of its parts: on SSPs of 1k to 8k
 // components, each doubling at most doubles the comparisons the engine makes (primitives' comparisonsMade), and every
-// rule still passes every target.
+// rule still passes every target. So does oscal-package's statement rule (`@statement-id = $baseline-controls[@id =
+// $control]//part/@id`) on a control with ever more parts and statements.
 import { describe, expect, it } from "vitest";
 import { packModule } from "#generated/packs/index.js";
 import type { PackModule } from "../../runtime/packs/engine.js";
@@ -56,5 +57,29 @@ describe("comparisons of the fedramp pack on SSPs of 1k to 8k components", () =>
 
   it("every rule together: linear", () => {
     expectLinear(SIZES.map((n) => measure(program.rules.map((rule) => rule.constraintId), n).work));
+  });
+});
+
+describe("comparisons of oscal-package's statement rule on a control of 250 to 2,000 parts", () => {
+  const oscalPackage = packModule("oscal-package") as PackModule;
+  const statementProgram = oscalPackage.runtime.packProgram(oscalPackage);
+  const rule = statementProgram.rules.findIndex((candidate) => candidate.constraintId === "ssp-statement-in-control");
+  const uuid = "5a5c1d2e-3f40-4b51-8c62-7d8e9fa0b1c2";
+  const metadata = { title: "Parts", "last-modified": "2026-01-01T00:00:00Z", version: "1", "oscal-version": "1.2.2" };
+
+  /** The comparisons of the rule on an SSP whose one requirement has a statement for each part of its control. */
+  function statementWork(parts: number) {
+    const ids = Array.from({ length: parts }, (_, i) => `c-1_smt.${i}`);
+    const catalog = { catalog: { uuid, metadata, controls: [{ id: "c-1", title: "C 1", parts: [{ id: "c-1_smt", name: "statement", parts: ids.map((id) => ({ id, name: "item" })) }] }] } };
+    const requirement = { uuid, "control-id": "c-1", statements: ids.map((id) => ({ "statement-id": id, uuid })) };
+    const ssp = { "system-security-plan": { uuid, metadata, "import-profile": { href: "baseline.json" }, "control-implementation": { description: "", "implemented-requirements": [requirement] } } };
+    const before = comparisonsMade();
+    const { results } = runPack(statementProgram, ssp, { active: (r) => r === rule, documents: { "baseline.json": catalog }, now: NOW });
+    expect(results[rule]).toEqual({ pass: parts, fail: 0, notEvaluated: 0 });
+    return comparisonsMade() - before;
+  }
+
+  it("each statement looks its part up among its control's parts, hashed once for the control: linear", () => {
+    expectLinear([250, 500, 1000, 2000].map(statementWork));
   });
 });

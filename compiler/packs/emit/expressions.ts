@@ -8,7 +8,7 @@
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 import { COMPARATORS } from "../../codegen/constraint-runtime.js";
 import type { DefinitionRow } from "../program-interface.js";
-import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf } from "./shapes.js";
+import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf, tailScoped } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -136,8 +136,9 @@ export class ExpressionEmitter {
           const what = literal("the constraint compares one value");
           return `return compareValues(${comparator}, oneAtom(${this.value(expr.left)}, ${what}), oneAtom(${this.value(expr.right)}, ${what}));`;
         }
-        // An equality hashes a long side once per sequence: a side read from an ancestor is made one sequence per ancestor.
-        const operand = (side: Expr) => this.value(expr.op === "=" ? ancestorScoped(side) : side);
+        // An equality hashes a long side once per sequence: a side read from an ancestor is made one sequence per
+        // ancestor, and one ending in variable-free steps one per node those steps start from.
+        const operand = (side: Expr) => this.value(expr.op === "=" ? tailScoped(ancestorScoped(side)) : side);
         // `@name = expression`: the flag's value is read from the JSON, without its node.
         const leftFlag = bareFlagOf(expr.left);
         if (leftFlag !== undefined) return `const value = flagValueOf(${literal(leftFlag)}, f);\nreturn compareFlagWith(${comparator}, value, ${operand(expr.right)});`;

@@ -176,6 +176,28 @@ export function ancestorScoped(expr: Expr): Expr {
 }
 
 /**
+ * A path whose steps after the last that reads a variable are variable-free (`$controls[@id = $control]//part/@id`),
+ * with those steps as one, memoised per node: `$controls[@id = $control]` then `(//part/@id)`. Compared with each of
+ * many context nodes that select the same node, its value is then one sequence, hashed once. Any other expression is
+ * returned as it is: a tail of one step is memoised already when it costs, and a positional predicate counts in the
+ * whole sequence, not in what one node gives.
+ */
+export function tailScoped(expr: Expr): Expr {
+  if (expr.type !== "path") return expr;
+  let last = expr.steps.length - 1;
+  while (last >= 0 && variableFree(expr.steps[last]!)) last--;
+  const tail = expr.steps.slice(last + 1);
+  if (last < 0 || tail.length < 2 || tail.some(isPositional)) return expr;
+  const scoped: Step = { axis: "expr", expr: { type: "path", rootDescendant: false, steps: tail }, predicates: [] };
+  return { type: "path", rootDescendant: expr.rootDescendant, steps: [...expr.steps.slice(0, last + 1), scoped] };
+}
+
+/** Whether a step keeps a positional predicate (`[1]`). */
+function isPositional(step: Step): boolean {
+  return step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
+}
+
+/**
  * How a step is evaluated: its variable-free predicates (and the variable-free operands of an `and`) are applied once
  * per input node and memoised with the step's own result; the rest is applied on every evaluation. A step that keeps
  * a positional predicate applies all its predicates in order, unmemoised.
@@ -188,7 +210,7 @@ export interface StepPlan {
 
 export function planOf(step: Step): StepPlan {
   const own = step.axis === "expr" ? step.expr : step.axis === "call" ? step.call : step.axis === "group" ? step.branches : undefined;
-  const positional = step.predicates.some((p) => p.type === "literal" && typeof p.value === "number");
+  const positional = isPositional(step);
   // Child, flag, self and parent steps are cheap to repeat: memoised only to keep predicate results.
   const costly = step.axis === "descendant" || step.axis === "any" || own !== undefined;
   const varFree = own === undefined || variableFree(own);
