@@ -24,9 +24,9 @@ export interface Location {
   key: string;
 }
 
-/** The objects of the resolved catalog that are the resolver's own, which it changes in place; the rest is shared. */
+/** The objects and arrays of the resolved catalog that are the resolver's own, which it changes in place; the rest is shared. */
 export class Copies {
-  private readonly own = new Set<Obj>();
+  private readonly own = new Set<object>();
 
   /** Records objects the resolver made (the merged controls). */
   add(object: Obj): void {
@@ -45,10 +45,20 @@ export class Copies {
   writable(location: Location): Obj {
     const { object, holder, key } = location;
     if (holder === undefined || this.own.has(object)) return object;
-    const container = this.writable(holder);
+    const items = this.ownArray(this.writable(holder), key);
     const copy = this.ownCopy(object);
-    container[key] = (container[key] as unknown[]).map((item) => (item === object ? copy : item));
+    items[items.indexOf(object)] = copy;
     location.object = copy;
+    return copy;
+  }
+
+  /** The array member `key` of an object of the resolver's own, made its own too (copied once for all its items). */
+  private ownArray(container: Obj, key: string): unknown[] {
+    const items = container[key] as unknown[];
+    if (this.own.has(items)) return items;
+    const copy = [...items];
+    this.own.add(copy);
+    container[key] = copy;
     return copy;
   }
 }
@@ -157,6 +167,10 @@ function addOutside(location: Location, add: Obj, before: boolean, copies: Copie
   return placed;
 }
 
+const TRAIL: Obj[] = [];
+const TRAIL_KEYS: string[] = [];
+const TRAIL_LOCATIONS: (Location | undefined)[] = [];
+
 /**
  * The objects inside a control that an alter's adds name by id (the first of an id wins), kept up to date with what
  * adds bring. Only they and the objects holding them get a location: a control holds many objects with an id, and an
@@ -164,17 +178,17 @@ function addOutside(location: Location, add: Obj, before: boolean, copies: Copie
  */
 class Targets {
   private readonly byId = new Map<string, Location>();
-  /** The location of each object on the way to a target, shared by the targets below it. */
-  private readonly locations = new Map<Obj, Location>();
-  /** The objects from the object searched down to the one visited, and the array members holding them. */
-  private readonly trail: Obj[] = [];
-  private readonly trailKeys: string[] = [];
+  // The objects from the object searched down to the one visited, the array members holding them and, once a target
+  // is found below one, its location: one trail for every search (they run one at a time), grown once.
+  private readonly trail = TRAIL;
+  private readonly trailKeys = TRAIL_KEYS;
+  private readonly trailLocations = TRAIL_LOCATIONS;
 
   constructor(
     private readonly wanted: ReadonlySet<string>,
     control: Location,
   ) {
-    this.search(control);
+    this.visit(control, control.object);
   }
 
   find(id: string): Location | undefined {
@@ -186,13 +200,8 @@ class Targets {
     for (const location of placed) {
       const { id } = location.object;
       if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, location);
-      this.search(location);
+      this.visit(location, location.object);
     }
-  }
-
-  private search(root: Location): void {
-    this.locations.set(root.object, root);
-    this.visit(root, root.object);
   }
 
   private visit(root: Location, holder: Obj): void {
@@ -203,24 +212,21 @@ class Targets {
         if (!isObject(object)) continue;
         this.trail.push(object);
         this.trailKeys.push(key);
+        this.trailLocations.push(undefined);
         const { id } = object;
         if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, this.located(root));
         this.visit(root, object);
         this.trail.pop();
         this.trailKeys.pop();
+        this.trailLocations.pop();
       }
     }
   }
 
-  /** The location of the last object of the trail below `root`. */
+  /** The location of the last object of the trail below `root`, sharing those of the objects above it with the targets below them. */
   private located(root: Location): Location {
     let location = root;
-    for (let i = 0; i < this.trail.length; i++) {
-      const object = this.trail[i]!;
-      let next = this.locations.get(object);
-      if (next === undefined) this.locations.set(object, (next = { object, holder: location, key: this.trailKeys[i]! }));
-      location = next;
-    }
+    for (let i = 0; i < this.trail.length; i++) location = this.trailLocations[i] ??= { object: this.trail[i]!, holder: location, key: this.trailKeys[i]! };
     return location;
   }
 }

@@ -101,7 +101,9 @@ function select(importDirective: Obj, catalog: Obj, context: Context): Selection
   const entries = controlEntries(catalog);
   const missing = markIncluded(importDirective, entries);
   if (missing.length > 0) fail({ ...context, chain: [...context.chain, text(importDirective.href) ?? ""] }, `the import selects controls the imported catalog does not have: ${missing.join(", ")}`, "unknown-controls");
-  return { catalog, entries, byControl: new Map(entries.map((entry) => [entry.control, entry])) };
+  const byControl = new Map<Obj, ControlEntry>();
+  for (const entry of entries) byControl.set(entry.control, entry);
+  return { catalog, entries, byControl };
 }
 
 /** Applies `combine` (req-merge-use-first, req-merge-keep): use-first drops later controls with an id already seen. */
@@ -232,16 +234,19 @@ function structure(merge: Obj, selections: readonly Selection[], context: Contex
   }
 }
 
-function* allControls(controls: readonly Obj[]): Generator<Obj> {
+/** Adds the controls and the controls inside them, each before its own. */
+function addControls(controls: readonly Obj[], found: Obj[]): void {
   for (const control of controls) {
-    yield control;
-    yield* allControls(objects(control.controls));
+    found.push(control);
+    addControls(objects(control.controls), found);
   }
 }
 
-function* structuredControls(structured: Structured): Generator<Obj> {
-  yield* allControls(structured.controls);
-  for (const group of allGroups(structured.groups)) yield* allControls(objects(group.controls));
+function structuredControls(structured: Structured): Obj[] {
+  const found: Obj[] = [];
+  addControls(structured.controls, found);
+  for (const group of allGroups(structured.groups)) addControls(objects(group.controls), found);
+  return found;
 }
 
 function modify(profile: Obj, structured: Structured, settings: ResolveSettings): void {
@@ -363,17 +368,17 @@ function backMatterResources(sources: readonly Obj[], profile: Obj): Obj[] {
 }
 
 /** The ids the modify section names: what it sets or alters is never pruned (req-prune-modify). */
-function modifyIds(profile: Obj): string[] {
+function modifyIds(profile: Obj): Set<string> {
   const modifyDirective = isObject(profile.modify) ? profile.modify : {};
-  return [
-    ...objects(modifyDirective["set-parameters"]).flatMap((directive) => strings([directive["param-id"]])),
-    ...objects(modifyDirective.alters).flatMap((alter) => strings([alter["control-id"]])),
-  ];
+  const ids = new Set<string>();
+  for (const directive of objects(modifyDirective["set-parameters"])) if (typeof directive["param-id"] === "string") ids.add(directive["param-id"]);
+  for (const alter of objects(modifyDirective.alters)) if (typeof alter["control-id"] === "string") ids.add(alter["control-id"]);
+  return ids;
 }
 
 function finish(profile: Obj, structured: Structured, sources: readonly Obj[], context: Context): Obj {
   const catalog: Obj = { uuid: randomUUID(), metadata: metadata(profile, sources, context) };
-  const references = new Set<string>(modifyIds(profile));
+  const references = modifyIds(profile);
   referencesIn(catalog.metadata, references);
   referencesIn(structured.controls, references);
   referencesIn(structured.groups, references);
