@@ -176,11 +176,12 @@ export function ancestorScoped(expr: Expr): Expr {
 }
 
 /**
- * A path whose steps after the last that reads a variable are variable-free (`$controls[@id = $control]//part/@id`),
- * with those steps as one, memoised per node: `$controls[@id = $control]` then `(//part/@id)`. Compared with each of
- * many context nodes that select the same node, its value is then one sequence, hashed once. Any other expression is
- * returned as it is: a tail of one step is memoised already when it costs, and a positional predicate counts in the
- * whole sequence, not in what one node gives.
+ * An operand of `=` whose steps after the last that reads a variable are variable-free (`$controls[@id =
+ * $control]//part/@id`), with those steps as one, memoised per node: `$controls[@id = $control]` then
+ * `(data(//part/@id))`. Compared with each of many context nodes that select the same node, its value is then one
+ * sequence, hashed once; a tail ending in a flag gives the flag's values, which the comparison would take from its
+ * nodes. Any other expression is returned as it is: a tail of one step is memoised already when it costs, and a
+ * positional predicate counts in the whole sequence, not in what one node gives.
  */
 export function tailScoped(expr: Expr): Expr {
   if (expr.type !== "path") return expr;
@@ -188,7 +189,8 @@ export function tailScoped(expr: Expr): Expr {
   while (last >= 0 && variableFree(expr.steps[last]!)) last--;
   const tail = expr.steps.slice(last + 1);
   if (last < 0 || tail.length < 2 || tail.some(isPositional)) return expr;
-  const scoped: Step = { axis: "expr", expr: { type: "path", rootDescendant: false, steps: tail }, predicates: [] };
+  const path: Expr = { type: "path", rootDescendant: false, steps: tail };
+  const scoped: Step = { axis: "expr", expr: flagPathOf(path) === undefined ? path : { type: "call", name: "data", args: [path] }, predicates: [] };
   return { type: "path", rootDescendant: expr.rootDescendant, steps: [...expr.steps.slice(0, last + 1), scoped] };
 }
 
