@@ -204,7 +204,8 @@ class Targets {
     }
   }
 
-  private visit(root: Location, holder: Obj): void {
+  /** Visits the objects inside `holder` until every target is found (the first of an id wins: later ones do not count); returns whether they are. */
+  private visit(root: Location, holder: Obj): boolean {
     for (const key in ITEM_NAMES) {
       const items = holder[key];
       if (!Array.isArray(items)) continue;
@@ -215,12 +216,14 @@ class Targets {
         this.trailLocations.push(undefined);
         const { id } = object;
         if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, this.located(root));
-        this.visit(root, object);
+        const done = this.byId.size === this.wanted.size || this.visit(root, object);
         this.trail.pop();
         this.trailKeys.pop();
         this.trailLocations.pop();
+        if (done) return true;
       }
     }
+    return false;
   }
 
   /** The location of the last object of the trail below `root`, sharing those of the objects above it with the targets below them. */
