@@ -445,6 +445,24 @@ export function mergeEntries(items: readonly Item[], key: KeyOf, value: Evaluato
   return [merged];
 }
 
+/**
+ * `map:merge(items ! map:entry(key, .))?*`, a way to keep one item per key: the items with a key no item before them
+ * has (and not those without a key), in order, without the map; the (shared) input itself when that is all of them.
+ */
+export function firstOfEachKey(items: readonly Item[], key: KeyOf, scope: Scope): Item[] {
+  const seen = new Set<string>();
+  let kept: Item[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const atom = entryKey(key, items[i], scope);
+    const text = atom === undefined ? undefined : String(atom);
+    if (text !== undefined && !seen.has(text)) {
+      seen.add(text);
+      kept?.push(items[i]!);
+    } else kept ??= items.slice(0, i);
+  }
+  return kept ?? (items as Item[]);
+}
+
 export function mergeMaps(items: readonly Item[]): Item[] {
   const seen = new Set<string>();
   const merged = new MapItem([], []);

@@ -202,6 +202,23 @@ describe("generated rule-pack code", () => {
     expect(findings).toEqual([{ rule: 0, path: "/system-security-plan/components/2" }]);
   });
 
+  it("keeps the first node of each key of map:merge(nodes ! map:entry(key, .))?* without the map, as the map would", () => {
+    const components = [{ uuid: "c1", type: "x" }, { uuid: "c2", type: "y" }, { uuid: "c3", type: "x" }, { uuid: "c4" }, { uuid: "c5", type: "z" }];
+    const document = { "system-security-plan": { uuid: "s", components } };
+    // `./.` is the node itself too, but not written as `.`: its entries go through a map.
+    const merged = (value: string): SourcePack => ({
+      ...pack([]),
+      rules: [rule(0, "expect")],
+      contexts: [{ targets: [parseMetapath(`map:merge(//component ! map:entry(@type, ${value}))?*`)], lets: [], constraints: [{ rule: 0, kind: "expect", target: parseMetapath("."), test: parseMetapath("false()") }] }],
+    });
+    const direct = run(merged("."), document);
+    const throughMap = run(merged("./."), document);
+    expect(direct.text).toMatch(/firstOfEachKey\(/);
+    expect(throughMap.text).not.toMatch(/firstOfEachKey\(/);
+    expect(direct.findings).toEqual(throughMap.findings);
+    expect(direct.findings.map((finding) => finding.path)).toEqual([0, 1, 4].map((i) => `/system-security-plan/components/${i}`));
+  });
+
   it("points at items past the millionth of one array", () => {
     // 2^20 + 1 props, the last one failing: a node's position packs its instance number and array index into one
     // number, whose 20 bits for the index were once too few (a 4 MB body holds such an array of one-letter strings).

@@ -8,7 +8,7 @@
 import type { ComparisonOp, Expr, PathExpr, Step, ValueComparisonOp } from "../../metaschema/metapath.js";
 import { COMPARATORS } from "../../codegen/constraint-runtime.js";
 import type { DefinitionRow } from "../program-interface.js";
-import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, planOf, quantifiedEqualityOf, tailScoped } from "./shapes.js";
+import { ancestorScoped, bareFlagOf, childNamesOf, flagComparisonOf, flagJoinOf, flagPathOf, isFocus, isMemoised, mergedEntriesOf, planOf, quantifiedEqualityOf, tailScoped } from "./shapes.js";
 
 const literal = (value: unknown) => JSON.stringify(value);
 
@@ -156,8 +156,12 @@ export class ExpressionEmitter {
       }
       case "map":
         return `return mapEach(${this.value(expr.left)}, ${this.expr(expr.right)}, s);`;
-      case "lookup":
+      case "lookup": {
+        // `map:merge(S ! map:entry(key, .))?*`: one node of S per key, kept without a map.
+        const entries = mergedEntriesOf(expr.base);
+        if (entries !== undefined && isFocus(entries.value)) return `return firstOfEachKey(${this.value(entries.source)}, ${this.key(entries.key)}, s);`;
         return `return lookupAll(${this.value(expr.base)});`;
+      }
       case "call":
         return this.callBody(expr);
     }
@@ -212,13 +216,10 @@ export class ExpressionEmitter {
     // Arguments past those the functions take are ignored (map:merge's options: duplicates keep the first entry).
     if (name === "map:entry" && args.length >= 2) return `return mapEntry(${this.key(args[0]!)}, ${this.expr(args[1]!)}, f, s);`;
     if (name === "map:merge" && args.length >= 1) {
-      const source = args[0]!;
       // `nodes ! map:entry(key, value)`, the usual argument: entries merged as they are made, without a map each.
-      if (source.type === "map" && source.right.type === "call" && source.right.name === "map:entry" && source.right.args.length === 2) {
-        const [key, value] = source.right.args as [Expr, Expr];
-        return `return mergeEntries(${this.value(source.left)}, ${this.key(key)}, ${this.expr(value)}, s);`;
-      }
-      return `return mergeMaps(${this.value(source)});`;
+      const entries = mergedEntriesOf({ type: "call", name, args });
+      if (entries !== undefined) return `return mergeEntries(${this.value(entries.source)}, ${this.key(entries.key)}, ${this.expr(entries.value)}, s);`;
+      return `return mergeMaps(${this.value(args[0]!)});`;
     }
     return `return ${this.functionCall(name, args)};`;
   }

@@ -58,7 +58,7 @@ export interface SourcePack {
 export const PRIMITIVES = [
   "ChildNames", "DOCUMENT_ADDRESS", "EMPTY", "FALSE", "KEYN", "TRUE", "XNode", "addKey", "atomize", "bool", "childStep", "childrenStep",
   "compareFlagWith", "compareGeneral", "compareValues", "concat", "countOf", "countWithin", "currentDateTime", "descendantStep",
-  "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "flagIs",
+  "descendantsStep", "doc", "docAvailable", "effectiveBoolean", "equal", "filterOrJoin", "firstNotEvaluated", "firstOfEachKey", "flagIs",
   "flagStep", "flagValueIs", "flagValueOf", "flagValues", "greater", "greaterOrEqual", "keyPart", "less",
   "lessOrEqual", "literalValue", "lookupAll", "mapEach", "mapEntry", "memo", "memoStep", "mergeEntries", "mergeMaps",
   "messagePart", "normalize", "notEqual", "oneAtom", "parentStep", "pathOf", "pathOfFocus", "quantifiedEquality",

@@ -175,6 +175,15 @@ export function ancestorScoped(expr: Expr): Expr {
   return { type: "path", rootDescendant: false, steps: [...expr.steps.slice(0, up), { axis: "expr", expr: { type: "path", rootDescendant: false, steps: expr.steps.slice(up) }, predicates: [] }] };
 }
 
+/** `map:merge(S ! map:entry(key, value))`, the usual argument of map:merge: S, key and value, or undefined for any other expression. */
+export function mergedEntriesOf(expr: Expr): { source: Expr; key: Expr; value: Expr } | undefined {
+  if (expr.type !== "call" || expr.name !== "map:merge" || expr.args.length === 0) return undefined;
+  const source = expr.args[0]!;
+  if (source.type !== "map" || source.right.type !== "call" || source.right.name !== "map:entry" || source.right.args.length !== 2) return undefined;
+  const [key, value] = source.right.args as [Expr, Expr];
+  return { source: source.left, key, value };
+}
+
 /**
  * An operand of `=` whose steps after the last that reads a variable are variable-free (`$controls[@id =
  * $control]//part/@id`), with those steps as one, memoised per node: `$controls[@id = $control]` then
