@@ -112,10 +112,11 @@ const HASH_AT_LEAST = 8;
  */
 class EqualityIndex {
   private readonly strings = new Set<string>();
-  private readonly numbers = new Set<number>();
+  // The other kinds are rare in a sequence of ids: their sets are made for the first atom that needs one.
+  private numbers: Set<number> | undefined;
   /** The strings' values as numbers, where they read as one. */
-  private readonly stringNumbers = new Set<number>();
-  private readonly booleans = new Set<boolean>();
+  private stringNumbers: Set<number> | undefined;
+  private booleans: Set<boolean> | undefined;
 
   constructor(
     atoms: readonly (string | number | boolean)[],
@@ -127,18 +128,23 @@ class EqualityIndex {
       if (typeof atom === "string") {
         this.strings.add(atom);
         const number = Number(atom);
-        if (!Number.isNaN(number)) this.stringNumbers.add(number);
-      } else if (typeof atom === "number") this.numbers.add(atom);
-      else this.booleans.add(atom);
+        if (!Number.isNaN(number)) (this.stringNumbers ??= new Set()).add(number);
+      } else if (typeof atom === "number") (this.numbers ??= new Set()).add(atom);
+      else (this.booleans ??= new Set()).add(atom);
     }
   }
 
   /** Whether an atom of the sequence equals `atom` (neither a date nor NaN). */
   has(atom: string | number | boolean): boolean {
     comparisons++;
-    if (typeof atom === "string") return this.strings.has(atom) || this.numbers.has(Number(atom)) || ((atom === "true" || atom === "false") && this.booleans.has(atom === "true"));
-    if (typeof atom === "number") return this.numbers.has(atom) || this.stringNumbers.has(atom) || ((atom === 1 || atom === 0) && this.booleans.has(atom === 1));
-    return this.booleans.has(atom) || this.strings.has(String(atom)) || this.numbers.has(Number(atom));
+    const { numbers, stringNumbers, booleans } = this;
+    if (typeof atom === "string") {
+      return this.strings.has(atom) || (numbers !== undefined && numbers.has(Number(atom))) || (booleans !== undefined && (atom === "true" || atom === "false") && booleans.has(atom === "true"));
+    }
+    if (typeof atom === "number") {
+      return (numbers !== undefined && numbers.has(atom)) || (stringNumbers !== undefined && stringNumbers.has(atom)) || (booleans !== undefined && (atom === 1 || atom === 0) && booleans.has(atom === 1));
+    }
+    return (booleans !== undefined && booleans.has(atom)) || this.strings.has(String(atom)) || (numbers !== undefined && numbers.has(Number(atom)));
   }
 }
 
