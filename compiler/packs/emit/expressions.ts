@@ -319,7 +319,9 @@ export class ExpressionEmitter {
     // Unmemoised, a step is its selection alone: one for all that select alike, whatever their predicates.
     const plain = this.plainStep(step);
     if (!plan.memoised) return plain;
-    return this.declarations.declare("s", JSON.stringify(step), (name) => `var ${name} = memoStep(${plain}, [${plan.pure.map((predicate) => this.memoised(predicate)).join(", ")}]);`);
+    // Its predicates are applied once per node the step is taken from, its value kept: memoising each predicate's value
+    // on each node it tests as well would cost a cache per node tested, most of them tested once.
+    return this.declarations.declare("s", JSON.stringify(step), (name) => `var ${name} = memoStep(${plain}, [${plan.pure.map((predicate) => this.expr(predicate)).join(", ")}]);`);
   }
 
   /** The items a step selects from an item, as a function `(item, scope)`. */
