@@ -167,7 +167,13 @@ function addOutside(location: Location, add: Obj, before: boolean, copies: Copie
   return placed;
 }
 
-const TRAIL: Obj[] = [];
+/** The array members of ITEM_NAMES, in order, for indexed loops. */
+const ITEM_KEYS = Object.keys(ITEM_NAMES);
+
+// The trail of the search under way (they run one at a time): the objects from the object searched down to the one
+// visited, the array members holding them and, once a target is found below one, its location. Grown once, and
+// emptied of the objects after each search, which must not outlive their resolution.
+const TRAIL: (Obj | undefined)[] = [];
 const TRAIL_KEYS: string[] = [];
 const TRAIL_LOCATIONS: (Location | undefined)[] = [];
 
@@ -178,17 +184,12 @@ const TRAIL_LOCATIONS: (Location | undefined)[] = [];
  */
 class Targets {
   private readonly byId = new Map<string, Location>();
-  // The objects from the object searched down to the one visited, the array members holding them and, once a target
-  // is found below one, its location: one trail for every search (they run one at a time), grown once.
-  private readonly trail = TRAIL;
-  private readonly trailKeys = TRAIL_KEYS;
-  private readonly trailLocations = TRAIL_LOCATIONS;
 
   constructor(
     private readonly wanted: ReadonlySet<string>,
     control: Location,
   ) {
-    this.visit(control, control.object);
+    this.search(control);
   }
 
   find(id: string): Location | undefined {
@@ -200,38 +201,46 @@ class Targets {
     for (const location of placed) {
       const { id } = location.object;
       if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, location);
-      this.visit(location, location.object);
+      this.search(location);
     }
   }
 
-  /** Visits the objects inside `holder` until every target is found (the first of an id wins: later ones do not count); returns whether they are. */
-  private visit(root: Location, holder: Obj): boolean {
-    for (const key in ITEM_NAMES) {
+  private search(root: Location): void {
+    if (this.byId.size === this.wanted.size) return;
+    this.visit(root, root.object, 0);
+    TRAIL.fill(undefined);
+    TRAIL_LOCATIONS.fill(undefined);
+  }
+
+  /**
+   * Visits the objects inside `holder`, at `depth` below `root`, until every target is found (the first of an id wins:
+   * later ones do not count); returns whether they are.
+   */
+  private visit(root: Location, holder: Obj, depth: number): boolean {
+    for (let k = 0; k < ITEM_KEYS.length; k++) {
+      const key = ITEM_KEYS[k]!;
       const items = holder[key];
       if (!Array.isArray(items)) continue;
-      for (const object of items) {
+      for (let i = 0; i < items.length; i++) {
+        const object: unknown = items[i];
         if (!isObject(object)) continue;
-        this.trail.push(object);
-        this.trailKeys.push(key);
-        this.trailLocations.push(undefined);
+        TRAIL[depth] = object;
+        TRAIL_KEYS[depth] = key;
+        TRAIL_LOCATIONS[depth] = undefined;
         const { id } = object;
-        if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, this.located(root));
-        const done = this.byId.size === this.wanted.size || this.visit(root, object);
-        this.trail.pop();
-        this.trailKeys.pop();
-        this.trailLocations.pop();
-        if (done) return true;
+        if (typeof id === "string" && this.wanted.has(id) && !this.byId.has(id)) this.byId.set(id, located(root, depth + 1));
+        if (this.byId.size === this.wanted.size || this.visit(root, object, depth + 1)) return true;
       }
     }
     return false;
   }
+}
 
-  /** The location of the last object of the trail below `root`, sharing those of the objects above it with the targets below them. */
-  private located(root: Location): Location {
-    let location = root;
-    for (let i = 0; i < this.trail.length; i++) location = this.trailLocations[i] ??= { object: this.trail[i]!, holder: location, key: this.trailKeys[i]! };
-    return location;
-  }
+/** The location of the trail's object at `length - 1` below `root`, sharing those of the objects above it with the targets below them. */
+function located(root: Location, length: number): Location {
+  let location = root;
+  for (let i = 0; i < length; i++) location = TRAIL_LOCATIONS[i] ??= { object: TRAIL[i]!, holder: location, key: TRAIL_KEYS[i]! };
+  return location;
 }
 
 /**
