@@ -36,6 +36,11 @@ export function atomOf(item: Item): Atom | undefined {
 }
 
 export function atomize(items: readonly Item[]): Atom[] {
+  // One item, the usual operand: an array of its atom alone (an empty array pushed to reserves room for many).
+  if (items.length === 1) {
+    const atom = atomOf(items[0]!);
+    return atom === undefined ? [] : [atom];
+  }
   const out: Atom[] = [];
   for (const item of items) {
     const atom = atomOf(item);
@@ -305,10 +310,22 @@ export function concat(...sequences: (readonly Item[])[]): Item[] {
 
 /** A step taken from each of several items: their results in order (document order, deduped, unless `ordered`). */
 export function stepEach(items: readonly Item[], step: Evaluator, scope: Scope, ordered: boolean): Item[] {
-  const next: Item[] = [];
-  for (const item of items) appendAll(next, step(item, scope));
+  // What one item alone gives (often the case: a step from many nodes that few answer) is its (shared) sequence.
+  let only: Item[] = EMPTY;
+  let next: Item[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const found = step(items[i]!, scope);
+    if (found.length === 0) continue;
+    if (next !== undefined) appendAll(next, found);
+    else if (only.length === 0) only = found;
+    else {
+      next = only.slice();
+      appendAll(next, found);
+    }
+  }
   // Children and flags of distinct nodes in document order are distinct and in document order already.
-  return ordered ? next : normalize(next);
+  const out = next ?? only;
+  return ordered ? out : normalize(out);
 }
 
 /** `left ! right`: the right side evaluated with each item of the left as its focus. */
