@@ -1,7 +1,7 @@
 // Modify phase: set-parameter and alter (add, remove) applied to the merged controls (spec "Modify Phase"). The merged
-// controls are shallow copies: what they hold is shared with the imported catalog, and what adds bring with the profile,
-// until a change copies the object it changes and those holding it (a baseline alters nearly all its controls, each in
-// a few of its many parts).
+// controls are shallow copies: what they hold is shared with the imported catalog, and what adds bring with the
+// profile, until a change copies the object it changes and those holding it (a baseline alters nearly all its
+// controls, each in a few of its many parts).
 import { CONTROL_ORDER, deepCopy, isObject, objects, PARAM_ORDER, reorderInPlace, setList, text, type Obj } from "./model.js";
 
 const OSCAL_NS = "http://csrc.nist.gov/ns/oscal";
@@ -24,7 +24,7 @@ export interface Location {
   key: string;
 }
 
-/** The objects and arrays of the resolved catalog that are the resolver's own, which it changes in place; the rest is shared. */
+/** The objects and arrays of the resolved catalog that are the resolver's own, changed in place; the rest is shared. */
 export class Copies {
   private readonly own = new Set<object>();
 
@@ -236,7 +236,10 @@ class Targets {
   }
 }
 
-/** The location of the trail's object at `length - 1` below `root`, sharing those of the objects above it with the targets below them. */
+/**
+ * The location of the trail's object at `length - 1` below `root`; the objects above it share theirs with the other
+ * targets below them.
+ */
 function located(root: Location, length: number): Location {
   let location = root;
   for (let i = 0; i < length; i++) location = TRAIL_LOCATIONS[i] ??= { object: TRAIL[i]!, holder: location, key: TRAIL_KEYS[i]! };

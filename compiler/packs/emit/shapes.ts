@@ -175,7 +175,7 @@ export function ancestorScoped(expr: Expr): Expr {
   return { type: "path", rootDescendant: false, steps: [...expr.steps.slice(0, up), { axis: "expr", expr: { type: "path", rootDescendant: false, steps: expr.steps.slice(up) }, predicates: [] }] };
 }
 
-/** `map:merge(S ! map:entry(key, value))`, the usual argument of map:merge: S, key and value, or undefined for any other expression. */
+/** `map:merge(S ! map:entry(key, value))`, map:merge's usual argument: S, key and value; undefined for anything else. */
 export function mergedEntriesOf(expr: Expr): { source: Expr; key: Expr; value: Expr } | undefined {
   if (expr.type !== "call" || expr.name !== "map:merge" || expr.args.length === 0) return undefined;
   const source = expr.args[0]!;
