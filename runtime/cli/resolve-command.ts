@@ -15,6 +15,22 @@ import { EXIT_USAGE, EXIT_VALID } from "./verdict.js";
 /** A baseline tailored to another release of its catalog warns for each parameter and objective it misses: the first ones tell. */
 const SHOWN_WARNINGS = 10;
 
+/**
+ * The warnings not shown, counted by kind (a warning with what it quotes left out), most frequent first: a baseline
+ * tailored to another release of its catalog misses hundreds of parameters and parts, and the counts say which.
+ */
+function warningKinds(warnings: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const warning of warnings) {
+    const kind = warning.replace(/"[^"]*"/g, '"…"');
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort(([a, m], [b, n]) => n - m || (a < b ? -1 : 1))
+    .map(([kind, count]) => `  ${count} × ${printable(kind)}\n`)
+    .join("");
+}
+
 /** The profile as the user named it, as a URI reference for the result's `source-profile` (never an absolute path they did not give). */
 function sourceProfileReference(profile: string): string {
   return encodeURI(profile.split(path.sep).join("/"));
@@ -47,7 +63,8 @@ export function runResolve(command: ResolveCommand): number {
   });
   if (result.kind === "error") return fail(result.error.detail);
   for (const warning of result.warnings.slice(0, SHOWN_WARNINGS)) write(STDERR, `oscal-validate: warning: ${printable(warning)}\n`);
-  if (result.warnings.length > SHOWN_WARNINGS) write(STDERR, `oscal-validate: ${result.warnings.length - SHOWN_WARNINGS} more warnings\n`);
+  const more = result.warnings.slice(SHOWN_WARNINGS);
+  if (more.length > 0) write(STDERR, `oscal-validate: ${more.length} more warnings:\n${warningKinds(more)}`);
   const writeError = emit(serialize(result.document, command.output), command.output);
   if (writeError === undefined) return EXIT_VALID;
   write(STDERR, `oscal-validate: ${printable(writeError)}\n`);
