@@ -1,5 +1,5 @@
 // The emitter of each constraint kind, for NIST's semantic module and for every rule pack's.
-import type { ConstraintKind } from "../metaschema/metaschema.js";
+import type { ConstraintKind } from "../metaschema/constraint.js";
 import type { KindEmitter } from "./kind.js";
 import { allowedValues } from "./allowed-values.js";
 import { expect } from "./expect.js";

@@ -14,7 +14,7 @@ import { Declarations, ExpressionEmitter } from "./expressions.js";
 import { namesBelow } from "./names-below.js";
 import { flagPathOf, isFocus, leadingVariable, onlyCompared, rootSearchesIn } from "./shapes.js";
 import { KINDS } from "../../constraint-kinds/registry.js";
-import type { ViewEmit } from "../../constraint-kinds/kind.js";
+import type { KindEmitter, ViewEmit } from "../../constraint-kinds/kind.js";
 import { emitWalk, walkablePatterns, type Pattern } from "./walk.js";
 
 /** A constraint as the compiler reads it: Metapath syntax trees. */
@@ -146,7 +146,7 @@ class ConstraintCode implements ViewEmit {
   }
 
   /** The node-view emitter of the constraint's kind (not an index: its targets are added, not checked). */
-  private view(): NonNullable<(typeof KINDS)[keyof typeof KINDS]["overView"]> {
+  private view(): NonNullable<KindEmitter["overView"]> {
     const view = KINDS[this.c.kind].overView;
     if (view === undefined) throw new Error(`a ${this.c.kind} constraint is not checked at its targets`);
     return view;
